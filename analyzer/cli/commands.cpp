@@ -1,0 +1,269 @@
+#include "cli/commands.h"
+
+#include <fmt/format.h>
+#include <ginac/version.h>
+#include <sundials/sundials_config.h>
+#include <z3.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "common/json_output.h"
+#include "common/rules.h"
+#include "common/version.h"
+#include "pipeline/pipeline.h"
+#include "regress/runner.h"
+
+namespace modeaudit::cli {
+
+namespace {
+
+void print_error(const std::string& message) { std::cerr << "modeaudit: error: " << message << "\n"; }
+
+// Writes `text` to `path` through a temporary file and a rename, so that an
+// interrupted run never leaves a truncated output that looks complete.
+bool write_file_atomically(const std::string& path, const std::string& text) {
+    std::string tmp = path + ".tmp";
+    {
+        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+        if (!out) return false;
+        out << text;
+        out.flush();
+        if (!out) return false;
+    }
+    std::error_code ec;
+    std::filesystem::rename(tmp, path, ec);
+    return !ec;
+}
+
+// The stage `check` runs to: the static audit ends with verification.
+constexpr std::string_view kCheckUntil = "verification";
+
+// Loads the model file into the state; reports and returns false when it
+// cannot be read.
+bool load_model(PipelineState& state, const std::string& path) {
+    std::string error;
+    if (path != "-" && std::filesystem::is_directory(path)) {
+        print_error(fmt::format("'{}' is a directory; give a .mo file [parse-unreadable-file]", path));
+        return false;
+    }
+    auto id = state.sources.load(path, error);
+    if (!id) {
+        print_error(fmt::format("cannot read '{}': {}; check the path [parse-unreadable-file]", path,
+                                error));
+        return false;
+    }
+    state.file = *id;
+    return true;
+}
+
+std::string render_text_diagnostics(const PipelineState& state) {
+    std::string out;
+    for (const Diagnostic& d : state.sink.all()) out += format_diagnostic(d, state.sources);
+    if (state.sink.dropped())
+        out += fmt::format("modeaudit: note: {} more diagnostics not shown\n", state.sink.dropped());
+    return out;
+}
+
+Json modes_to_json(const PipelineState& state) {
+    Json modes = Json::array();
+    if (!state.modes) return modes;
+    for (const Mode& m : state.modes->modes) {
+        Json jm;
+        jm["id"] = m.id;
+        jm["equations"] = m.equations.size();
+        jm["unknowns"] = m.unknowns.size();
+        modes.push_back(jm);
+    }
+    return modes;
+}
+
+Json transitions_to_json(const PipelineState& state) {
+    Json trs = Json::array();
+    if (!state.modes) return trs;
+    for (const Transition& t : state.modes->transitions) {
+        Json jt;
+        jt["from"] = state.modes->modes[static_cast<std::size_t>(t.from)].id;
+        jt["to"] = state.modes->modes[static_cast<std::size_t>(t.to)].id;
+        jt["trigger"] = t.trigger == Transition::Trigger::State ? "state" : "time";
+        jt["guard"] = t.guard_text;
+        trs.push_back(jt);
+    }
+    return trs;
+}
+
+std::string render_json(const PipelineState& state, const PipelineResult& result) {
+    Json j;
+    j["tool"] = {{"name", "modeaudit"}, {"version", MODEAUDIT_VERSION}};
+    j["model"] = state.flat ? Json(state.flat->name) : Json(nullptr);
+    j["modes"] = modes_to_json(state);
+    j["transitions"] = transitions_to_json(state);
+    j["diagnostics"] = diagnostics_to_json(state.sink, state.sources);
+    Json stagesj = Json::array();
+    for (const StageTiming& t : result.timings) stagesj.push_back(t.stage);
+    j["stages_run"] = stagesj;
+    if (!result.not_implemented.empty()) j["not_implemented"] = result.not_implemented;
+    return j.dump(2) + "\n";
+}
+
+int exit_code_for(const PipelineState& state, const PipelineResult& result, bool complete_request) {
+    if (state.sink.has_input_errors() || result.stopped_on_input_error) return kCannotRun;
+    if (!complete_request) return kCannotRun;
+    return state.sink.has_errors() ? kFindings : kClean;
+}
+
+void report_not_implemented(const PipelineResult& result, std::string_view command) {
+    const Stage* st = find_stage(result.not_implemented);
+    std::cerr << fmt::format(
+        "modeaudit: {} is incomplete: ran {}; stage '{}' ({}) is not implemented yet\n", command,
+        result.last_stage.empty() ? std::string("nothing") : "up to '" + result.last_stage + "'",
+        result.not_implemented, st ? st->summary : "");
+}
+
+void print_timings(const PipelineResult& result) {
+    for (const StageTiming& t : result.timings)
+        std::cerr << fmt::format("modeaudit: stage {:<12} {:10.3f} ms\n", t.stage, t.milliseconds);
+}
+
+}  // namespace
+
+int run_check(const CheckArgs& args) {
+    if (args.format != "text" && args.format != "json" && args.format != "sarif") {
+        print_error(fmt::format("unknown format '{}'; use text, json or sarif", args.format));
+        return kCannotRun;
+    }
+    const Stage* dump_stage = nullptr;
+    if (!args.dump_after.empty()) {
+        dump_stage = find_stage(args.dump_after);
+        if (!dump_stage) {
+            std::string names;
+            for (const Stage& s : stages()) names += (names.empty() ? "" : ", ") + std::string(s.name);
+            print_error(fmt::format("unknown stage '{}' for --dump-after; stages: {}",
+                                    args.dump_after, names));
+            return kCannotRun;
+        }
+        if (!dump_stage->implemented) {
+            print_error(fmt::format("stage '{}' is not implemented yet; nothing to dump",
+                                    args.dump_after));
+            return kCannotRun;
+        }
+    }
+
+    PipelineState state;
+    if (!load_model(state, args.model_file)) return kCannotRun;
+    RunOptions options;
+    options.flatten.model_name = args.model_name;
+    options.progress = !args.no_progress;
+    std::string_view until = dump_stage ? dump_stage->name : kCheckUntil;
+    PipelineResult result = run_pipeline(state, options, until);
+
+    std::string out;
+    if (args.format == "json")
+        out = render_json(state, result);
+    else if (args.format == "sarif")
+        out = diagnostics_to_sarif(state.sink, state.sources, MODEAUDIT_VERSION).dump(2) + "\n";
+    else
+        out = render_text_diagnostics(state);
+
+    bool complete = result.not_implemented.empty();
+    if (dump_stage && result.last_stage == dump_stage->name && args.format == "text") {
+        std::ostringstream dump;
+        dump_stage->dump(state, dump);
+        out += dump.str();
+    }
+    if (args.output.empty()) {
+        std::cout << out;
+        std::cout.flush();
+    } else if (!write_file_atomically(args.output, out)) {
+        print_error(fmt::format("cannot write '{}'", args.output));
+        return kCannotRun;
+    }
+    if (args.time_stages) print_timings(result);
+    if (!complete && !result.stopped_on_input_error) report_not_implemented(result, "check");
+    return exit_code_for(state, result, complete);
+}
+
+namespace {
+// simulate and report need stages that are not built yet: they run the
+// front end (so bad input is still diagnosed precisely) and then say so.
+int run_front_end_then_stop(const std::string& file, const std::string& model_name,
+                            std::string_view command, std::string_view needed_stage) {
+    PipelineState state;
+    if (!load_model(state, file)) return kCannotRun;
+    RunOptions options;
+    options.flatten.model_name = model_name;
+    PipelineResult result = run_pipeline(state, options, needed_stage);
+    std::cerr << render_text_diagnostics(state);
+    if (!result.stopped_on_input_error) report_not_implemented(result, command);
+    return kCannotRun;
+}
+}  // namespace
+
+int run_simulate(const SimulateArgs& args) {
+    if (args.format != "text" && args.format != "json") {
+        print_error(fmt::format("unknown format '{}'; use text or json", args.format));
+        return kCannotRun;
+    }
+    return run_front_end_then_stop(args.model_file, args.model_name, "simulate", "simulation");
+}
+
+int run_report(const ReportArgs& args) {
+    return run_front_end_then_stop(args.model_file, args.model_name, "report", "report");
+}
+
+int run_regress(const RegressArgs& args) {
+    if (!std::filesystem::is_directory(args.corpus_dir)) {
+        print_error(fmt::format("'{}' is not a directory; give the corpus folder", args.corpus_dir));
+        return kCannotRun;
+    }
+    if (args.jobs < 1) {
+        print_error("-j takes a positive number of jobs");
+        return kCannotRun;
+    }
+    RegressOptions options;
+    options.jobs = args.jobs;
+    options.timeout_seconds = args.timeout_seconds;
+    options.junit_path = args.junit;
+    options.progress = true;
+    RegressSummary summary = regress_corpus(args.corpus_dir, options, std::cout);
+    if (summary.setup_error) {
+        print_error(summary.setup_message);
+        return kCannotRun;
+    }
+    return summary.failed == 0 ? kClean : kFindings;
+}
+
+int run_rules() {
+    for (const Rule& r : all_rules())
+        std::cout << fmt::format("{:<38} {:<7} {:<7} {}\n", r.id, severity_name(r.severity),
+                                 r.kind == RuleKind::input ? "input" : "finding", r.summary);
+    return kClean;
+}
+
+int run_explain(const std::string& rule_id) {
+    auto r = find_rule(rule_id);
+    if (!r) {
+        print_error(fmt::format("unknown rule '{}'; `modeaudit rules` lists the rules", rule_id));
+        return kCannotRun;
+    }
+    std::string_view doc = rule_doc(rule_id);
+    if (doc.empty()) {
+        print_error(fmt::format("rule '{}' has no doc page (rules/{}/{}.md)", rule_id, r->family(),
+                                rule_id));
+        return kCannotRun;
+    }
+    std::cout << doc;
+    if (doc.back() != '\n') std::cout << "\n";
+    return kClean;
+}
+
+std::string version_text() {
+    return fmt::format("modeaudit {}\nGiNaC {}.{}.{}, Z3 {}, SUNDIALS {}\n", MODEAUDIT_VERSION,
+                       GINACLIB_MAJOR_VERSION, GINACLIB_MINOR_VERSION, GINACLIB_MICRO_VERSION,
+                       Z3_get_full_version(), SUNDIALS_VERSION);
+}
+
+}  // namespace modeaudit::cli

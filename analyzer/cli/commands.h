@@ -1,0 +1,57 @@
+// The subcommands of the modeaudit executable (output-contract.md).
+//
+// Each returns the process exit code: 0 clean, 1 error findings (or, for
+// regress, a mismatch), 2 cannot run on this input, 3 internal error (thrown
+// as InternalError and mapped in main.cpp).
+#pragma once
+
+#include <string>
+
+namespace modeaudit::cli {
+
+enum ExitCode { kClean = 0, kFindings = 1, kCannotRun = 2, kInternal = 3 };
+
+struct CheckArgs {
+    std::string model_file;
+    std::string model_name;
+    std::string format = "text";  // text | json | sarif
+    std::string output;           // -o FILE; empty: stdout
+    std::string dump_after;       // a stage name
+    bool time_stages = false;
+    bool no_progress = false;
+};
+int run_check(const CheckArgs& args);
+
+struct SimulateArgs {
+    std::string model_file;
+    std::string model_name;
+    double stop_time = -1;
+    double rtol = 1e-8;
+    std::string format = "text";
+    std::string csv;
+};
+int run_simulate(const SimulateArgs& args);
+
+struct ReportArgs {
+    std::string model_file;
+    std::string model_name;
+    std::string output_dir = "modeaudit-report";
+    bool no_pdf = false;
+    bool reproducible = false;
+};
+int run_report(const ReportArgs& args);
+
+struct RegressArgs {
+    std::string corpus_dir;
+    std::string junit;
+    int jobs = 1;
+    double timeout_seconds = 120;
+};
+int run_regress(const RegressArgs& args);
+
+int run_rules();
+int run_explain(const std::string& rule_id);
+
+std::string version_text();
+
+}  // namespace modeaudit::cli

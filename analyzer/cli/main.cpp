@@ -1,0 +1,123 @@
+// The modeaudit executable: command-line parsing (CLI11) and the mapping of
+// every failure to the exit codes of output-contract.md. A usage error is one
+// line and exit 2; a bug of the tool is "internal error, please report" and
+// exit 3; nothing escapes as an uncaught exception.
+#include <CLI/CLI.hpp>
+
+#include <exception>
+#include <iostream>
+#include <new>
+
+#include "cli/commands.h"
+#include "common/internal_error.h"
+
+namespace {
+
+using namespace modeaudit::cli;
+
+int dispatch(int argc, char** argv) {
+    CLI::App app{"modeaudit: audits multimode physical models (a Modelica subset) before anyone "
+                 "relies on them.\nEvery reachable mode's structure, every mode change's restart, "
+                 "and a review report.",
+                 "modeaudit"};
+    app.require_subcommand(0, 1);
+    app.set_version_flag("--version", version_text());
+    app.footer("Exit codes: 0 clean, 1 error findings (regress: a mismatch), 2 cannot run on "
+               "this input, 3 internal error.\nRun `modeaudit COMMAND --help` for a command's "
+               "options.");
+
+    CheckArgs check;
+    auto* c = app.add_subcommand("check", "static audit: flatten, each mode's structure, each "
+                                          "transition's restart, conservation and admissibility");
+    c->add_option("MODEL", check.model_file, "model file (.mo), or - for standard input")->required();
+    c->add_option("--model", check.model_name, "the class to audit (default: the last top-level model)");
+    c->add_option("--format", check.format, "output format: text, json or sarif")
+        ->check(CLI::IsMember({"text", "json", "sarif"}));
+    c->add_option("-o,--output", check.output, "write the output to FILE instead of stdout");
+    c->add_option("--dump-after", check.dump_after,
+                  "stop after STAGE and print its result (parse, flatten, modes, ...)");
+    c->add_flag("--time-stages", check.time_stages, "print each stage's wall time on stderr");
+    c->add_flag("--no-progress", check.no_progress, "never show a progress line");
+
+    SimulateArgs sim;
+    auto* s = app.add_subcommand("simulate", "short reference simulation with guaranteed event location");
+    s->add_option("MODEL", sim.model_file, "model file (.mo), or -")->required();
+    s->add_option("--model", sim.model_name, "the class to simulate");
+    s->add_option("--stop-time", sim.stop_time, "end time (default: experiment(StopTime), else 1)");
+    s->add_option("--rtol", sim.rtol, "relative tolerance of the integrator")->check(CLI::PositiveNumber);
+    s->add_option("--format", sim.format, "text or json")->check(CLI::IsMember({"text", "json"}));
+    s->add_option("--csv", sim.csv, "write the trajectory to FILE as CSV");
+
+    ReportArgs rep;
+    auto* r = app.add_subcommand("report", "full audit written as Markdown, PDF and JSON with plots");
+    r->add_option("MODEL", rep.model_file, "model file (.mo), or -")->required();
+    r->add_option("--model", rep.model_name, "the class to audit");
+    r->add_option("-o,--output-dir", rep.output_dir, "folder for the report (default: modeaudit-report)");
+    r->add_flag("--no-pdf", rep.no_pdf, "write Markdown and JSON only");
+    r->add_flag("--reproducible", rep.reproducible, "omit the timestamp footer");
+
+    RegressArgs reg;
+    auto* g = app.add_subcommand("regress", "run every corpus model against its recorded expectations");
+    g->add_option("CORPUS_DIR", reg.corpus_dir, "corpus folder (searched recursively for .mo files)")
+        ->required();
+    g->add_option("--junit", reg.junit, "write JUnit XML to FILE");
+    g->add_option("-j,--jobs", reg.jobs, "models run at once, each in its own process");
+    g->add_option("--timeout", reg.timeout_seconds, "seconds per model before it counts as failed")
+        ->check(CLI::PositiveNumber);
+
+    app.add_subcommand("rules", "list the rule catalog");
+    std::string rule_id;
+    auto* e = app.add_subcommand("explain", "print one rule's documentation");
+    e->add_option("RULE-ID", rule_id, "a rule id from `modeaudit rules`")->required();
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp&) {
+        std::cout << app.help();
+        return kClean;
+    } catch (const CLI::CallForAllHelp&) {
+        std::cout << app.help("", CLI::AppFormatMode::All);
+        return kClean;
+    } catch (const CLI::CallForVersion&) {
+        std::cout << version_text();
+        return kClean;
+    } catch (const CLI::ParseError& err) {
+        // Help of a subcommand arrives here as CallForHelp raised inside it.
+        if (err.get_exit_code() == 0) {
+            for (CLI::App* sub : app.get_subcommands()) {
+                std::cout << sub->help();
+                return kClean;
+            }
+            std::cout << app.help();
+            return kClean;
+        }
+        std::cerr << "modeaudit: error: " << err.what() << "; run `modeaudit --help` for usage\n";
+        return kCannotRun;
+    }
+
+    if (c->parsed()) return run_check(check);
+    if (s->parsed()) return run_simulate(sim);
+    if (r->parsed()) return run_report(rep);
+    if (g->parsed()) return run_regress(reg);
+    if (app.got_subcommand("rules")) return run_rules();
+    if (e->parsed()) return run_explain(rule_id);
+    std::cout << app.help();
+    return kClean;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    try {
+        return dispatch(argc, argv);
+    } catch (const modeaudit::InternalError& err) {
+        std::cerr << "modeaudit: internal error, please report: " << err.what() << "\n";
+    } catch (const std::bad_alloc&) {
+        std::cerr << "modeaudit: internal error, please report: out of memory\n";
+    } catch (const std::exception& err) {
+        std::cerr << "modeaudit: internal error, please report: " << err.what() << "\n";
+    } catch (...) {
+        std::cerr << "modeaudit: internal error, please report: unknown exception\n";
+    }
+    return kInternal;
+}

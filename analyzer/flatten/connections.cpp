@@ -1,0 +1,462 @@
+#include "flatten/connections.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <numeric>
+#include <set>
+
+#include "common/internal_error.h"
+#include "flatten/expression_builder.h"
+
+namespace modeaudit {
+
+namespace {
+
+using flat::Member;
+using GiNaC::ex;
+
+struct Element {
+    int variable;
+    bool inside;
+    bool operator<(const Element& o) const {
+        return variable != o.variable ? variable < o.variable : inside < o.inside;
+    }
+};
+
+enum class VarKind { Potential, Flow, Stream, Skip };
+
+VarKind kind_of(const Member& m, const FlatModel& model) {
+    const FlatVariable& v = model.variables[static_cast<std::size_t>(m.variable)];
+    if (v.variability == Variability::Parameter || v.variability == Variability::Constant) return VarKind::Skip;
+    if (m.prefix.flow) return VarKind::Flow;
+    if (m.prefix.stream) return VarKind::Stream;
+    return VarKind::Potential;
+}
+
+class UnionFind {
+public:
+    int add() {
+        parent_.push_back(static_cast<int>(parent_.size()));
+        rank_.push_back(0);
+        return parent_.back();
+    }
+    int find(int x) {
+        while (parent_[static_cast<std::size_t>(x)] != x) {
+            int& p = parent_[static_cast<std::size_t>(x)];
+            p = parent_[static_cast<std::size_t>(p)];  // path halving
+            x = p;
+        }
+        return x;
+    }
+    void unite(int a, int b) {
+        a = find(a);
+        b = find(b);
+        if (a == b) return;
+        if (rank_[static_cast<std::size_t>(a)] < rank_[static_cast<std::size_t>(b)]) std::swap(a, b);
+        parent_[static_cast<std::size_t>(b)] = a;
+        if (rank_[static_cast<std::size_t>(a)] == rank_[static_cast<std::size_t>(b)]) ++rank_[static_cast<std::size_t>(a)];
+    }
+
+private:
+    std::vector<int> parent_, rank_;
+};
+
+// Smooth positive part: (x + sqrt(x^2 + eps^2))/2, with eps = 1e-5 (flow units).
+ex positive_part(const ex& x) {
+    ex eps = GiNaC::numeric(1, 100000);
+    return (x + GiNaC::sqrt(x * x + eps * eps)) / 2;
+}
+
+ConditionPtr subs_condition(const ConditionPtr& c, const GiNaC::exmap& map) {
+    if (!c) return c;
+    auto r = std::make_shared<Condition>(*c);
+    if (c->kind == Condition::Kind::Relation || c->kind == Condition::Kind::Sample) {
+        r->lhs = c->lhs.subs(map);
+        r->rhs = c->rhs.subs(map);
+    }
+    for (ConditionPtr& o : r->operands) o = subs_condition(o, map);
+    return r;
+}
+
+}  // namespace
+
+void substitute_everywhere(FlatModel& model, const GiNaC::exmap& map) {
+    if (map.empty()) return;
+    for (auto* list : {&model.equations, &model.initial_equations})
+        for (FlatEquation& e : *list) {
+            e.lhs = e.lhs.subs(map);
+            e.rhs = e.rhs.subs(map);
+        }
+    for (FlatWhen& w : model.whens) {
+        for (ConditionPtr& t : w.triggers) t = subs_condition(t, map);
+        for (WhenAction& a : w.actions) {
+            a.value = a.value.subs(map);
+            a.lhs = a.lhs.subs(map);
+            a.rhs = a.rhs.subs(map);
+            a.bool_value = subs_condition(a.bool_value, map);
+            a.assertion = subs_condition(a.assertion, map);
+        }
+    }
+    for (RelationDefinition& r : model.relation_definitions) r.condition = subs_condition(r.condition, map);
+    for (FlatAssert& a : model.asserts) a.condition = subs_condition(a.condition, map);
+    for (ConditionPtr& c : model.conditions) c = subs_condition(c, map);
+    for (FlatVariable& v : model.variables)
+        if (v.invariant && v.invariant->rate) v.invariant->rate = v.invariant->rate->subs(map);
+}
+
+bool resolve_connections(FlatModel& model, const flat::Instance& top, const std::vector<ConnectRecord>& connects,
+                         DiagnosticSink& sink) {
+    UnionFind uf;
+    std::map<Element, int> node_of;
+    std::vector<Element> elements;
+    std::vector<VarKind> kinds;
+    std::vector<SourceRange> first_use;
+    auto node = [&](Element e, VarKind k, SourceRange r) {
+        auto it = node_of.find(e);
+        if (it != node_of.end()) return it->second;
+        int n = uf.add();
+        node_of[e] = n;
+        elements.push_back(e);
+        kinds.push_back(k);
+        first_use.push_back(r);
+        return n;
+    };
+    bool ok = true;
+    // Pair the scalar variables of two connectors, structure by structure.
+    std::function<bool(const Member&, const Member&, const ConnectRecord&, const std::string&, const std::string&)> pair =
+        [&](const Member& a, const Member& b, const ConnectRecord& rec, const std::string& an,
+            const std::string& bn) -> bool {
+        if (a.kind != b.kind) {
+            sink.report(rule::flatten_type_mismatch, rec.range,
+                        fmt::format("{}: '{}' and '{}' have different structure", rec.text, an, bn));
+            return false;
+        }
+        switch (a.kind) {
+            case Member::Kind::Array:
+                if (a.elements.size() != b.elements.size()) {
+                    sink.report(rule::flatten_type_mismatch, rec.range,
+                                fmt::format("{}: arrays of sizes {} and {}", rec.text, a.elements.size(),
+                                            b.elements.size()));
+                    return false;
+                }
+                for (std::size_t i = 0; i < a.elements.size(); ++i)
+                    if (!pair(a.elements[i], b.elements[i], rec, fmt::format("{}[{}]", an, i + 1),
+                              fmt::format("{}[{}]", bn, i + 1)))
+                        return false;
+                return true;
+            case Member::Kind::Object: {
+                const auto& ao = a.object->member_order;
+                const auto& bo = b.object->member_order;
+                std::vector<std::string> as(ao), bs(bo);
+                std::sort(as.begin(), as.end());
+                std::sort(bs.begin(), bs.end());
+                if (as != bs) {
+                    sink.report(rule::flatten_type_mismatch, rec.range,
+                                fmt::format("{}: connectors '{}' and '{}' have different variables", rec.text, an, bn));
+                    return false;
+                }
+                for (const std::string& n : ao)
+                    if (!pair(a.object->members.at(n), b.object->members.at(n), rec, an + "." + n, bn + "." + n))
+                        return false;
+                return true;
+            }
+            case Member::Kind::Scalar: {
+                VarKind ka = kind_of(a, model), kb = kind_of(b, model);
+                if (ka != kb) {
+                    sink.report(rule::flatten_type_mismatch, rec.range,
+                                fmt::format("{}: '{}' and '{}' differ in flow/stream prefix", rec.text, an, bn));
+                    return false;
+                }
+                if (ka == VarKind::Skip) return true;
+                int x = node({a.variable, rec.a.inside}, ka, rec.range);
+                int y = node({b.variable, rec.b.inside}, kb, rec.range);
+                uf.unite(x, y);
+                return true;
+            }
+        }
+        return true;
+    };
+    for (const ConnectRecord& rec : connects)
+        if (!pair(*rec.a.member, *rec.b.member, rec, rec.a.name, rec.b.name)) ok = false;
+    if (!ok) return false;
+
+    // Sets in a deterministic order: by their smallest node (first connection).
+    std::map<int, std::vector<int>> sets;
+    for (int n = 0; n < static_cast<int>(elements.size()); ++n) sets[uf.find(n)].push_back(n);
+    std::vector<std::vector<int>> ordered;
+    for (auto& [root, members] : sets) ordered.push_back(members);
+    std::sort(ordered.begin(), ordered.end(), [](const auto& x, const auto& y) { return x.front() < y.front(); });
+
+    std::map<Element, std::size_t> set_of;  // for inStream
+    for (std::size_t s = 0; s < ordered.size(); ++s) {
+        const std::vector<int>& members = ordered[s];
+        for (int n : members) set_of[elements[static_cast<std::size_t>(n)]] = s;
+        VarKind k = kinds[static_cast<std::size_t>(members.front())];
+        SourceRange where = first_use[static_cast<std::size_t>(members.front())];
+        auto sym = [&](int n) -> ex { return model.symbols.variable(elements[static_cast<std::size_t>(n)].variable); };
+        if (k == VarKind::Potential) {
+            // Distinct variables only: an element may appear inside and outside.
+            std::vector<int> vars;
+            for (int n : members) {
+                int v = elements[static_cast<std::size_t>(n)].variable;
+                if (std::find(vars.begin(), vars.end(), v) == vars.end()) vars.push_back(v);
+            }
+            for (std::size_t i = 1; i < vars.size(); ++i) {
+                FlatEquation e;
+                e.lhs = model.symbols.variable(vars[0]);
+                e.rhs = model.symbols.variable(vars[i]);
+                e.range = where;
+                e.origin = fmt::format("connection: {} = {}", model.variables[static_cast<std::size_t>(vars[0])].name,
+                                       model.variables[static_cast<std::size_t>(vars[i])].name);
+                model.equations.push_back(std::move(e));
+            }
+        } else if (k == VarKind::Flow) {
+            ex sum = 0;
+            std::string names;
+            for (int n : members) {
+                const Element& el = elements[static_cast<std::size_t>(n)];
+                sum += el.inside ? sym(n) : -sym(n);
+                names += (names.empty() ? "" : ", ") + model.variables[static_cast<std::size_t>(el.variable)].name;
+            }
+            FlatEquation e;
+            e.lhs = sum;
+            e.rhs = 0;
+            e.range = where;
+            e.origin = "flow balance: " + names;
+            model.equations.push_back(std::move(e));
+        }
+    }
+
+    // Walk every connector instance: unconnected inside flows, stream pairing.
+    struct StreamVar {
+        int h;
+        int flow;  // the connector's flow variable
+    };
+    std::vector<StreamVar> streams;
+    std::function<void(const Member&, bool)> visit_connector = [&](const Member& m, bool in_connector) {
+        switch (m.kind) {
+            case Member::Kind::Array:
+                for (const Member& e : m.elements) visit_connector(e, in_connector);
+                return;
+            case Member::Kind::Object: {
+                bool conn = in_connector || m.is_connector;
+                int flow_var = -1;
+                if (m.is_connector)
+                    for (const std::string& n : m.object->member_order) {
+                        const Member& c = m.object->members.at(n);
+                        if (c.kind == Member::Kind::Scalar && c.prefix.flow) flow_var = c.variable;
+                    }
+                for (const std::string& n : m.object->member_order) {
+                    const Member& c = m.object->members.at(n);
+                    if (c.kind == Member::Kind::Scalar && m.is_connector) {
+                        VarKind k = kind_of(c, model);
+                        if (k == VarKind::Flow && !node_of.count({c.variable, true})) {
+                            FlatEquation e;
+                            e.lhs = model.symbols.variable(c.variable);
+                            e.rhs = 0;
+                            e.range = c.declaration;
+                            e.origin = "unconnected flow: " + model.variables[static_cast<std::size_t>(c.variable)].name;
+                            model.equations.push_back(std::move(e));
+                        }
+                        if (k == VarKind::Stream) streams.push_back({c.variable, flow_var});
+                    } else {
+                        visit_connector(c, conn);
+                    }
+                }
+                return;
+            }
+            case Member::Kind::Scalar:
+                return;
+        }
+    };
+    for (const std::string& n : top.member_order) {
+        const Member& m = top.members.at(n);
+        if (m.kind == Member::Kind::Scalar) continue;
+        visit_connector(m, false);
+    }
+
+    // inStream / actualStream.
+    GiNaC::exmap stream_map;
+    for (const StreamVar& sv : streams) {
+        ex h = model.symbols.variable(sv.h);
+        const std::string& hname = model.variables[static_cast<std::size_t>(sv.h)].name;
+        ex in;
+        auto it = set_of.find({sv.h, true});
+        if (it == set_of.end()) {
+            in = h;  // unconnected: inStream(h) = h
+        } else {
+            const std::vector<int>& members = ordered[it->second];
+            std::vector<const Element*> others;
+            bool has_outside = false;
+            for (int n : members) {
+                const Element& el = elements[static_cast<std::size_t>(n)];
+                if (!el.inside) has_outside = true;
+                if (!(el.variable == sv.h && el.inside)) others.push_back(&el);
+            }
+            if (has_outside) {
+                sink.report(rule::flatten_unsupported_construct, model.variables[static_cast<std::size_t>(sv.h)].range,
+                            fmt::format("inStream({}) through a hierarchical (outside) connector is not supported",
+                                        hname));
+                return false;
+            }
+            if (others.size() == 1) {
+                in = model.symbols.variable(others[0]->variable);
+            } else {
+                // Mixing: weights are the regularized inflows of the other connectors.
+                ex num = 0, den = 0;
+                for (const Element* el : others) {
+                    int f = -1;
+                    for (const StreamVar& o : streams)
+                        if (o.h == el->variable) f = o.flow;
+                    if (f < 0) {
+                        sink.report(rule::flatten_type_mismatch, model.variables[static_cast<std::size_t>(el->variable)].range,
+                                    "a stream connector must have exactly one flow variable");
+                        return false;
+                    }
+                    // Flow into the connection point from connector j is -m_j (m_j > 0 leaves the set into j).
+                    ex w = positive_part(-ex(model.symbols.variable(f)));
+                    num += w * model.symbols.variable(el->variable);
+                    den += w;
+                }
+                in = num / den;
+            }
+        }
+        stream_map[in_stream(h)] = in;
+        if (sv.flow >= 0) {
+            ex m = model.symbols.variable(sv.flow);
+            // actualStream(h) = if m > 0 then inStream(h) else h, blended smoothly.
+            ex wp = positive_part(m), wn = positive_part(-m);
+            stream_map[actual_stream(h)] = (wp * in + wn * h) / (wp + wn);
+        } else {
+            stream_map[actual_stream(h)] = in;
+        }
+    }
+    substitute_everywhere(model, stream_map);
+    for (const auto* list : {&model.equations, &model.initial_equations})
+        for (const FlatEquation& e : *list)
+            if (e.residual().has(in_stream(GiNaC::wild())) || e.residual().has(actual_stream(GiNaC::wild()))) {
+                sink.report(rule::flatten_type_mismatch, e.range,
+                            "inStream()/actualStream() of a variable that is not a stream variable of a connector");
+                return false;
+            }
+    return true;
+}
+
+void eliminate_aliases(FlatModel& model) {
+    // Variables that must keep their identity: targets of when-actions and
+    // carriers of declared invariants.
+    std::set<int> pinned;
+    for (const FlatWhen& w : model.whens)
+        for (const WhenAction& a : w.actions)
+            if (a.variable >= 0) pinned.insert(a.variable);
+    for (std::size_t v = 0; v < model.variables.size(); ++v)
+        if (model.variables[v].invariant || model.variables[v].exogenous) pinned.insert(static_cast<int>(v));
+
+    auto alias_of = [&](const FlatEquation& e, int& a, int& b, int& sign) -> bool {
+        if (!e.active_when.empty() || e.initial) return false;
+        ex r = e.residual().expand();
+        if (!GiNaC::is_a<GiNaC::add>(r) || r.nops() != 2) return false;
+        int idx[2];
+        int coef[2];
+        for (std::size_t i = 0; i < 2; ++i) {
+            ex term = r.op(i);
+            ex c = 1;
+            if (GiNaC::is_a<GiNaC::mul>(term) && term.nops() == 2 && GiNaC::is_a<GiNaC::numeric>(term.op(1))) {
+                c = term.op(1);
+                term = term.op(0);
+            }
+            if (!GiNaC::is_a<GiNaC::symbol>(term)) return false;
+            if (!(c.is_equal(1) || c.is_equal(-1))) return false;
+            auto m = model.symbols.meaning(GiNaC::ex_to<GiNaC::symbol>(term));
+            if (!m || m->role != SymbolTable::Meaning::Role::Variable) return false;
+            const FlatVariable& var = model.variables[static_cast<std::size_t>(m->index)];
+            if (var.variability != Variability::Continuous || var.type != BaseType::Real) return false;
+            idx[i] = m->index;
+            coef[i] = c.is_equal(1) ? 1 : -1;
+        }
+        if (idx[0] == idx[1]) return false;
+        a = idx[0];
+        b = idx[1];
+        sign = coef[0] == coef[1] ? -1 : 1;  // a - b = 0 -> a = b; a + b = 0 -> a = -b
+        return true;
+    };
+
+    // Weighted union-find with signs: value(v) = sign_to_root * value(root).
+    std::vector<int> parent(model.variables.size()), sgn(model.variables.size(), 1);
+    std::iota(parent.begin(), parent.end(), 0);
+    std::function<int(int)> find = [&](int v) -> int {
+        if (parent[static_cast<std::size_t>(v)] == v) return v;
+        int root = find(parent[static_cast<std::size_t>(v)]);
+        sgn[static_cast<std::size_t>(v)] *= sgn[static_cast<std::size_t>(parent[static_cast<std::size_t>(v)])];
+        parent[static_cast<std::size_t>(v)] = root;
+        return root;
+    };
+    auto score = [&](int v) {
+        // Prefer: derivatives used (a state), pinned, fixed start, short name, earlier declaration.
+        const FlatVariable& var = model.variables[static_cast<std::size_t>(v)];
+        int s = 0;
+        if (model.symbols.highest_derivative(v) > 0) s += 8;
+        if (pinned.count(v)) s += 16;
+        if (var.fixed && var.start) s += 4;
+        return s;
+    };
+    auto better = [&](int x, int y) {
+        if (score(x) != score(y)) return score(x) > score(y);
+        const std::string& nx = model.variables[static_cast<std::size_t>(x)].name;
+        const std::string& ny = model.variables[static_cast<std::size_t>(y)].name;
+        auto depth = [](const std::string& n) { return std::count(n.begin(), n.end(), '.'); };
+        if (depth(nx) != depth(ny)) return depth(nx) < depth(ny);
+        return x < y;
+    };
+    std::vector<bool> removed(model.equations.size(), false);
+    for (std::size_t i = 0; i < model.equations.size(); ++i) {
+        int a, b, s;
+        if (!alias_of(model.equations[i], a, b, s)) continue;
+        int ra = find(a), rb = find(b);
+        int sa = sgn[static_cast<std::size_t>(a)], sb = sgn[static_cast<std::size_t>(b)];
+        if (ra == rb) continue;  // a cycle of aliases: keep the equation (it may be a real constraint)
+        if (pinned.count(ra) && pinned.count(rb)) continue;
+        // a = s*b; a = sa*ra; b = sb*rb  =>  ra = sa*s*sb*rb
+        int rel = sa * s * sb;
+        if (better(rb, ra) || (pinned.count(rb) && !pinned.count(ra))) {
+            if (pinned.count(ra)) continue;
+            parent[static_cast<std::size_t>(ra)] = rb;
+            sgn[static_cast<std::size_t>(ra)] = rel;
+        } else {
+            if (pinned.count(rb)) continue;
+            parent[static_cast<std::size_t>(rb)] = ra;
+            sgn[static_cast<std::size_t>(rb)] = rel;
+        }
+        removed[i] = true;
+    }
+    GiNaC::exmap map;
+    for (std::size_t v = 0; v < model.variables.size(); ++v) {
+        int vi = static_cast<int>(v);
+        int r = find(vi);
+        if (r == vi) continue;
+        int s = sgn[v];
+        model.aliases.push_back({vi, r, s});
+        map[model.symbols.variable(vi)] = s * ex(model.symbols.variable(r));
+        int hd = model.symbols.highest_derivative(vi);
+        for (int k = 1; k <= hd; ++k)
+            map[model.symbols.derivative(vi, k)] = s * ex(model.symbols.derivative(r, k));
+        map[model.symbols.pre(vi)] = s * ex(model.symbols.pre(r));
+        // The representative inherits a start value it lacks.
+        FlatVariable& rep = model.variables[static_cast<std::size_t>(r)];
+        const FlatVariable& al = model.variables[v];
+        if (!rep.start && al.start) {
+            rep.start = s * *al.start;
+            rep.fixed = al.fixed;
+        }
+    }
+    std::vector<FlatEquation> kept;
+    for (std::size_t i = 0; i < model.equations.size(); ++i)
+        if (!removed[i]) kept.push_back(std::move(model.equations[i]));
+    model.equations = std::move(kept);
+    substitute_everywhere(model, map);
+}
+
+}  // namespace modeaudit

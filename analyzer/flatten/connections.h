@@ -1,0 +1,49 @@
+// Connections (part of the flatten stage), following Modelica 3.6 section 9
+// and the seed on connector balancing (003_...):
+//  - connection sets by union-find over (connector variable, inside/outside);
+//  - m-1 equalities per set of m potential variables;
+//  - one balance per set of flow variables, inside flows counted positive and
+//    outside flows negative;
+//  - zero flow for each flow variable of an inside connector left unconnected;
+//  - stream variables through inStream/actualStream, regularized near zero
+//    flow with a smooth positive part so that no division by zero and no
+//    event appears when a flow reverses.
+// Then alias elimination: equations `a = b` and `a = -b` between continuous
+// variables are removed and one representative kept per alias class.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "common/diagnostics.h"
+#include "flatten/flat_model.h"
+#include "flatten/instance.h"
+
+namespace modeaudit {
+
+struct ConnectorRef {
+    const flat::Member* member = nullptr;
+    std::string name;
+    bool inside = false;
+    SourceRange range;
+};
+
+struct ConnectRecord {
+    ConnectorRef a, b;
+    SourceRange range;
+    std::string text;
+};
+
+// Adds the connection equations to `model`. Reports incompatible connectors
+// as flatten-type-mismatch and returns false (an input error).
+bool resolve_connections(FlatModel& model, const flat::Instance& top, const std::vector<ConnectRecord>& connects,
+                         DiagnosticSink& sink);
+
+// Removes alias equations; records each eliminated variable in model.aliases.
+void eliminate_aliases(FlatModel& model);
+
+// Substitutes in every expression of the model (equations, conditions,
+// when-clauses, asserts, invariants).
+void substitute_everywhere(FlatModel& model, const GiNaC::exmap& map);
+
+}  // namespace modeaudit

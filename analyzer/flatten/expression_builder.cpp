@@ -1,0 +1,131 @@
+#include "flatten/expression_builder.h"
+
+#include <cctype>
+#include <cmath>
+
+namespace modeaudit {
+
+namespace {
+
+std::optional<GiNaC::numeric> real_num(const GiNaC::ex& e) {
+    if (!GiNaC::is_a<GiNaC::numeric>(e)) return std::nullopt;
+    GiNaC::numeric n = GiNaC::ex_to<GiNaC::numeric>(e);
+    if (!n.is_real()) return std::nullopt;
+    return n;
+}
+
+GiNaC::ex min_eval(const GiNaC::ex& a, const GiNaC::ex& b) {
+    auto x = real_num(a), y = real_num(b);
+    if (x && y) return *x < *y ? a : b;
+    if (a.is_equal(b)) return a;
+    return ma_min(a, b).hold();
+}
+GiNaC::ex max_eval(const GiNaC::ex& a, const GiNaC::ex& b) {
+    auto x = real_num(a), y = real_num(b);
+    if (x && y) return *x > *y ? a : b;
+    if (a.is_equal(b)) return a;
+    return ma_max(a, b).hold();
+}
+GiNaC::ex sign_eval(const GiNaC::ex& a) {
+    if (auto x = real_num(a)) return x->is_zero() ? 0 : (x->is_positive() ? 1 : -1);
+    return ma_sign(a).hold();
+}
+GiNaC::ex floor_eval(const GiNaC::ex& a) {
+    if (auto x = real_num(a)) {
+        if (x->is_rational()) {
+            GiNaC::numeric q = GiNaC::iquo(x->numer(), x->denom());
+            if (q * x->denom() > x->numer()) q -= 1;
+            return q;
+        }
+        return GiNaC::numeric(std::floor(x->to_double()));
+    }
+    return ma_floor(a).hold();
+}
+GiNaC::ex ceil_eval(const GiNaC::ex& a) {
+    if (auto x = real_num(a)) return -floor_eval(-*x);
+    return ma_ceil(a).hold();
+}
+GiNaC::ex div_eval(const GiNaC::ex& a, const GiNaC::ex& b) {
+    auto x = real_num(a), y = real_num(b);
+    if (x && y && !y->is_zero()) {
+        GiNaC::ex q = *x / *y;
+        // truncation towards zero
+        return q.info(GiNaC::info_flags::negative) ? -floor_eval(-q) : floor_eval(q);
+    }
+    return ma_div(a, b).hold();
+}
+GiNaC::ex mod_eval(const GiNaC::ex& a, const GiNaC::ex& b) {
+    auto x = real_num(a), y = real_num(b);
+    if (x && y && !y->is_zero()) return a - floor_eval(*x / *y) * b;
+    return ma_mod(a, b).hold();
+}
+GiNaC::ex rem_eval(const GiNaC::ex& a, const GiNaC::ex& b) {
+    auto x = real_num(a), y = real_num(b);
+    if (x && y && !y->is_zero()) return a - div_eval(a, b) * b;
+    return ma_rem(a, b).hold();
+}
+// Piecewise-constant functions have derivative zero almost everywhere.
+GiNaC::ex zero_deriv1(const GiNaC::ex&, unsigned) { return 0; }
+GiNaC::ex zero_deriv2(const GiNaC::ex&, const GiNaC::ex&, unsigned) { return 0; }
+
+}  // namespace
+
+REGISTER_FUNCTION(ma_min, eval_func(min_eval))
+REGISTER_FUNCTION(ma_max, eval_func(max_eval))
+REGISTER_FUNCTION(ma_sign, eval_func(sign_eval).derivative_func(zero_deriv1))
+REGISTER_FUNCTION(ma_floor, eval_func(floor_eval).derivative_func(zero_deriv1))
+REGISTER_FUNCTION(ma_ceil, eval_func(ceil_eval).derivative_func(zero_deriv1))
+REGISTER_FUNCTION(ma_div, eval_func(div_eval).derivative_func(zero_deriv2))
+REGISTER_FUNCTION(ma_mod, eval_func(mod_eval))
+REGISTER_FUNCTION(ma_rem, eval_func(rem_eval))
+REGISTER_FUNCTION(in_stream, dummy())
+REGISTER_FUNCTION(actual_stream, dummy())
+
+std::string Value::shape() const {
+    if (dims.empty()) return "scalar";
+    std::string s = "[";
+    for (std::size_t i = 0; i < dims.size(); ++i) s += (i ? ", " : "") + std::to_string(dims[i]);
+    return s + "]";
+}
+
+GiNaC::numeric parse_real_literal(const std::string& text) {
+    // digits [. digits] [(e|E) [+|-] digits]
+    std::string mantissa;
+    long exponent = 0;
+    std::size_t i = 0;
+    for (; i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])); ++i) mantissa += text[i];
+    if (i < text.size() && text[i] == '.') {
+        ++i;
+        for (; i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])); ++i) {
+            mantissa += text[i];
+            --exponent;
+        }
+    }
+    if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
+        ++i;
+        bool neg = false;
+        if (i < text.size() && (text[i] == '+' || text[i] == '-')) neg = text[i++] == '-';
+        long e = 0;
+        for (; i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])); ++i) {
+            e = e * 10 + (text[i] - '0');
+            if (e > 100000) break;  // absurd exponents: clamp, the value is then 0 or huge
+        }
+        exponent += neg ? -e : e;
+    }
+    if (mantissa.empty()) mantissa = "0";
+    GiNaC::numeric m(mantissa.c_str());
+    GiNaC::numeric scale = GiNaC::numeric(10).power(GiNaC::numeric(exponent >= 0 ? exponent : -exponent));
+    return exponent >= 0 ? m * scale : m / scale;
+}
+
+std::optional<GiNaC::numeric> numeric_value(const GiNaC::ex& e) {
+    if (GiNaC::is_a<GiNaC::numeric>(e)) return GiNaC::ex_to<GiNaC::numeric>(e);
+    // Only a symbol-free expression (sqrt(2), pi, exp(1)) has a value.
+    for (GiNaC::const_preorder_iterator it = e.preorder_begin(); it != e.preorder_end(); ++it)
+        if (GiNaC::is_a<GiNaC::symbol>(*it)) return std::nullopt;
+    GiNaC::ex f = GiNaC::evalf(e);
+    if (!GiNaC::is_a<GiNaC::numeric>(f)) return std::nullopt;
+    return GiNaC::ex_to<GiNaC::numeric>(f);
+}
+
+}  // namespace modeaudit

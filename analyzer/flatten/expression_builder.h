@@ -1,0 +1,48 @@
+// Values of flattened expressions, and the operations of the expression
+// language on them (part of the flatten stage).
+//
+// A Value is a scalar GiNaC expression or an array of them (row-major, with
+// its dimensions): Modelica arithmetic is defined on both (section 10.6), and
+// array equations expand to one scalar equation per element.
+#pragma once
+
+#include <ginac/ginac.h>
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace modeaudit {
+
+// GiNaC functions for Modelica built-ins that GiNaC lacks. They stay
+// unevaluated on symbols and fold on numbers.
+DECLARE_FUNCTION_2P(ma_min)
+DECLARE_FUNCTION_2P(ma_max)
+DECLARE_FUNCTION_1P(ma_sign)
+DECLARE_FUNCTION_1P(ma_floor)
+DECLARE_FUNCTION_1P(ma_ceil)
+DECLARE_FUNCTION_2P(ma_div)
+DECLARE_FUNCTION_2P(ma_mod)
+DECLARE_FUNCTION_2P(ma_rem)
+// Placeholders until the connection sets are known (connections.h).
+DECLARE_FUNCTION_1P(in_stream)
+DECLARE_FUNCTION_1P(actual_stream)
+
+struct Value {
+    std::vector<std::size_t> dims;  // empty: scalar
+    std::vector<GiNaC::ex> elems;   // one element for a scalar
+
+    static Value scalar(GiNaC::ex e) { return Value{{}, {std::move(e)}}; }
+    bool is_scalar() const { return dims.empty(); }
+    std::size_t size() const { return elems.size(); }
+    std::string shape() const;  // "scalar", "[3]", "[2, 2]"
+};
+
+// Exact rational of a Modelica real literal ("9.81" -> 981/100, "1e-3" -> 1/1000).
+GiNaC::numeric parse_real_literal(const std::string& text);
+
+// The numeric value of an expression free of symbols, if it has one.
+std::optional<GiNaC::numeric> numeric_value(const GiNaC::ex& e);
+
+}  // namespace modeaudit

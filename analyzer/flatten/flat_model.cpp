@@ -1,0 +1,85 @@
+#include "flatten/flat_model.h"
+
+#include "common/internal_error.h"
+
+namespace modeaudit {
+
+namespace {
+GiNaC::ex mode_if_eval(const GiNaC::ex& c, const GiNaC::ex& a, const GiNaC::ex& b) {
+    if (c.is_equal(1)) return a;
+    if (c.is_equal(0)) return b;
+    if (a.is_equal(b)) return a;
+    return mode_if(c, a, b).hold();
+}
+// d/dt mode_if(c, a, b) = mode_if(c, da, db): inside a mode the condition is constant.
+GiNaC::ex mode_if_deriv(const GiNaC::ex& c, const GiNaC::ex& a, const GiNaC::ex& b, unsigned param) {
+    if (param == 0) return 0;
+    return param == 1 ? mode_if(c, 1, 0) : mode_if(c, 0, 1);
+}
+}  // namespace
+
+REGISTER_FUNCTION(mode_if, eval_func(mode_if_eval).derivative_func(mode_if_deriv))
+
+int SymbolTable::add_variable(const std::string& name) {
+    vars_.emplace_back(name);
+    int index = static_cast<int>(vars_.size()) - 1;
+    by_name_[name] = Meaning{Meaning::Role::Variable, index, 0};
+    return index;
+}
+
+int SymbolTable::add_condition(const std::string& name) {
+    conds_.emplace_back(name);
+    int index = static_cast<int>(conds_.size()) - 1;
+    by_name_[name] = Meaning{Meaning::Role::Condition, index, 0};
+    return index;
+}
+
+const GiNaC::symbol& SymbolTable::derivative(int v, int order) {
+    MODEAUDIT_ASSERT(order >= 1, "derivative order must be positive");
+    auto key = std::make_pair(v, order);
+    auto it = ders_.find(key);
+    if (it != ders_.end()) return it->second;
+    std::string base = variable(v).get_name();
+    std::string name = order == 1 ? "der(" + base + ")" : "der(" + base + "," + std::to_string(order) + ")";
+    auto [pos, ok] = ders_.emplace(key, GiNaC::symbol(name));
+    by_name_[name] = Meaning{Meaning::Role::Derivative, v, order};
+    return pos->second;
+}
+
+std::optional<GiNaC::symbol> SymbolTable::find_derivative(int v, int order) const {
+    auto it = ders_.find({v, order});
+    if (it == ders_.end()) return std::nullopt;
+    return it->second;
+}
+
+const GiNaC::symbol& SymbolTable::pre(int v) {
+    auto it = pres_.find(v);
+    if (it != pres_.end()) return it->second;
+    std::string name = "pre(" + variable(v).get_name() + ")";
+    auto [pos, ok] = pres_.emplace(v, GiNaC::symbol(name));
+    by_name_[name] = Meaning{Meaning::Role::Pre, v, 0};
+    return pos->second;
+}
+
+std::optional<SymbolTable::Meaning> SymbolTable::meaning(const GiNaC::symbol& s) const {
+    if (s == time_) return Meaning{Meaning::Role::Time, -1, 0};
+    auto it = by_name_.find(s.get_name());
+    if (it == by_name_.end()) return std::nullopt;
+    // Names are unique per model (flat names cannot contain '(').
+    return it->second;
+}
+
+int SymbolTable::highest_derivative(int v) const {
+    int best = 0;
+    for (const auto& [key, sym] : ders_)
+        if (key.first == v && key.second > best) best = key.second;
+    return best;
+}
+
+int FlatModel::find_variable(const std::string& n) const {
+    for (std::size_t i = 0; i < variables.size(); ++i)
+        if (variables[i].name == n) return static_cast<int>(i);
+    return -1;
+}
+
+}  // namespace modeaudit

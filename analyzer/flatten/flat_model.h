@@ -1,0 +1,213 @@
+// The flat multimode system: output of the flatten stage.
+//
+// After flattening there are no classes, components, connectors or
+// modifiers: only scalar variables with hierarchical names (`r1.p.v`,
+// `x[2]`), equations between GiNaC expressions, the discrete part
+// (conditions, when-clauses) and the audit's annotations. Every item keeps
+// the source range it came from.
+//
+// Expressions: each flat variable has one GiNaC symbol, each derivative
+// der(x), der(x, 2) ... and each left limit pre(x) its own symbol, held in a
+// SymbolTable. `time` is a symbol too. Parameters with a value are
+// substituted by exact numbers (CLN rationals when the text is a decimal)
+// unless annotated Evaluate = false; constants always are.
+//
+// Mode selection: a condition that is not a parameter expression (an
+// if-equation's or if-expression's condition) is a Condition tree; it gets a
+// condition symbol c_k, and the GiNaC function `mode_if(c_k, a, b)` stands
+// for `if c_k then a else b` inside expressions. The modes stage substitutes
+// 1 or 0 for c_k in each mode, and `mode_if` folds to the selected branch.
+#pragma once
+
+#include <ginac/ginac.h>
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/source.h"
+
+namespace modeaudit {
+
+// mode_if(c, a, b): `if c then a else b`; evaluates to a when c is 1, to b
+// when c is 0, and stays unevaluated otherwise.
+DECLARE_FUNCTION_3P(mode_if)
+
+enum class Variability { Constant, Parameter, Discrete, Continuous };
+enum class BaseType { Real, Integer, Boolean, String };
+
+// A declared invariant: annotation(__ModeAudit(rate = ..., atEvents = ...)).
+struct InvariantDecl {
+    std::optional<GiNaC::ex> rate;
+    std::string at_events;            // "", "conserved", "nonincreasing", "nondecreasing"
+    std::vector<std::string> modes;   // restricts the checks to these mode ids
+    SourceRange range;
+};
+
+struct FlatVariable {
+    std::string name;
+    BaseType type = BaseType::Real;
+    Variability variability = Variability::Continuous;
+    bool input = false, output = false;
+    bool is_protected = false;
+    bool declared_discrete = false;   // the `discrete` prefix itself
+    bool exogenous = false;           // a top-level input without binding: a given signal, not an unknown
+
+    std::optional<GiNaC::ex> start;
+    bool fixed = false;
+    std::optional<GiNaC::ex> min, max, nominal;
+    std::string unit;
+    std::string description;
+
+    // Parameters and constants: the value (numeric once evaluated). A
+    // parameter kept symbolic (Evaluate = false, or no value with min/max)
+    // appears in equations as its own symbol.
+    std::optional<GiNaC::ex> value;
+    bool kept_symbolic = false;       // appears as a symbol in the equations
+    bool unknown_constant = false;    // no value; only its [min, max] is known
+
+    std::optional<InvariantDecl> invariant;
+    std::vector<std::string> suppress;  // rule ids silenced on this component
+
+    SourceRange range;
+};
+
+// A boolean condition over discrete variables, left limits and relations.
+struct Condition;
+using ConditionPtr = std::shared_ptr<const Condition>;
+
+struct Condition {
+    enum class Kind { Constant, Variable, Not, And, Or, Relation, Sample, Initial };
+    enum class RelOp { Lt, Le, Gt, Ge, Eq, Ne };
+
+    Kind kind = Kind::Constant;
+    bool value = false;                // Constant
+    int variable = -1;                 // Variable: a Boolean flat variable's index
+    bool pre = false;                  // Variable: pre(v)
+    std::vector<ConditionPtr> operands;  // Not (1), And, Or (2+)
+    RelOp op = RelOp::Lt;              // Relation: lhs op rhs
+    GiNaC::ex lhs, rhs;                // Relation; Sample: lhs = start, rhs = interval
+    SourceRange range;
+};
+
+// An equation `lhs = rhs` of the flat system; its residual is lhs - rhs.
+struct FlatEquation {
+    GiNaC::ex lhs, rhs;
+    SourceRange range;
+    std::string origin;   // "equation", "binding of r1.v", "connect(a.p, b.n)", "flow balance", ...
+    // Active only where these condition symbols take these values (the
+    // branch path through enclosing if-equations); empty: always active.
+    std::vector<std::pair<int, bool>> active_when;
+    bool initial = false;  // from an `initial equation` / `initial algorithm`
+    std::vector<std::string> suppress;
+
+    GiNaC::ex residual() const { return lhs - rhs; }
+};
+
+// What a when-clause does when it fires.
+struct WhenAction {
+    enum class Kind { AssignDiscrete, Reinit, RestartConstraint, AssignContinuous, Assert, Terminate };
+    Kind kind = Kind::AssignDiscrete;
+    int variable = -1;           // AssignDiscrete, Reinit, AssignContinuous
+    GiNaC::ex value;             // numeric value (Integer/Real discrete, reinit, assign)
+    ConditionPtr bool_value;     // AssignDiscrete of a Boolean variable
+    GiNaC::ex lhs, rhs;          // RestartConstraint: relates pre(v) to v
+    ConditionPtr assertion;      // Assert
+    std::string message;         // Assert, Terminate
+    SourceRange range;
+};
+
+struct FlatWhen {
+    std::vector<ConditionPtr> triggers;  // `when {c1, c2}` has two; fires on any rising edge
+    bool initial = false;                // `when initial()`
+    std::vector<WhenAction> actions;
+    int chain = 0;       // when/elsewhen chain id
+    int priority = 0;    // 0 for `when`, 1.. for each `elsewhen` of the chain
+    bool in_algorithm = false;
+    SourceRange range;
+};
+
+// A discrete variable defined by a relation in an equation, e.g. the MSL
+// diode's `off = s < 0;`: it changes when the relation changes.
+struct RelationDefinition {
+    int variable = -1;
+    ConditionPtr condition;
+    SourceRange range;
+};
+
+struct FlatAssert {
+    ConditionPtr condition;
+    std::string message;
+    std::vector<std::pair<int, bool>> active_when;  // the branch it sits in
+    std::string level;   // "error" (default) or "warning"
+    SourceRange range;
+};
+
+// Symbols of one flat model, by role.
+class SymbolTable {
+public:
+    const GiNaC::symbol& variable(int v) const { return vars_.at(static_cast<std::size_t>(v)); }
+    // der^k(v), k >= 1; created on first use.
+    const GiNaC::symbol& derivative(int v, int order);
+    std::optional<GiNaC::symbol> find_derivative(int v, int order) const;
+    const GiNaC::symbol& pre(int v);
+    const GiNaC::symbol& time() const { return time_; }
+    const GiNaC::symbol& condition(int c) const { return conds_.at(static_cast<std::size_t>(c)); }
+
+    int add_variable(const std::string& name);
+    int add_condition(const std::string& name);
+
+    // What a symbol stands for.
+    struct Meaning {
+        enum class Role { Variable, Derivative, Pre, Time, Condition } role = Role::Variable;
+        int index = -1;  // variable or condition index
+        int order = 0;   // Derivative
+    };
+    std::optional<Meaning> meaning(const GiNaC::symbol& s) const;
+    int highest_derivative(int v) const;
+
+private:
+    std::vector<GiNaC::symbol> vars_;
+    std::map<std::pair<int, int>, GiNaC::symbol> ders_;
+    std::map<int, GiNaC::symbol> pres_;
+    std::vector<GiNaC::symbol> conds_;
+    GiNaC::symbol time_{"time"};
+    std::map<std::string, Meaning> by_name_;  // keyed by the symbol's unique name
+};
+
+struct FlatModel {
+    std::string name;        // the model class flattened
+    std::string description;
+    std::vector<FlatVariable> variables;       // in declaration order (depth first)
+    std::vector<FlatEquation> equations;       // in source order after expansion
+    std::vector<FlatEquation> initial_equations;
+    std::vector<FlatWhen> whens;
+    std::vector<RelationDefinition> relation_definitions;
+    std::vector<FlatAssert> asserts;
+    std::vector<ConditionPtr> conditions;      // indexed by condition symbol
+    std::vector<std::string> condition_text;   // canonical text of each condition
+    SymbolTable symbols;
+    std::optional<double> stop_time;           // annotation(experiment(StopTime = ...))
+    std::vector<std::string> suppress;         // model-level suppressions
+    SourceRange range;
+
+    // Material for the rule checks of rules/flatten/ (one source per rule).
+    struct IfEquationShape {   // an if-equation whose condition is not a parameter expression
+        std::vector<std::size_t> branch_sizes;  // scalar equations per branch (else included)
+        std::vector<SourceRange> branch_ranges;
+        bool has_else = false;
+        SourceRange range;
+    };
+    std::vector<IfEquationShape> if_equations;
+    std::vector<SourceRange> reinit_outside_when;
+    // Aliases removed by alias elimination: variable -> (representative, sign).
+    struct Alias { int variable; int representative; int sign; };
+    std::vector<Alias> aliases;
+
+    int find_variable(const std::string& name) const;  // -1 when absent
+};
+
+}  // namespace modeaudit

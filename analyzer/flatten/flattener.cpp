@@ -1,0 +1,2525 @@
+// The flattener: instantiates the model class and produces the FlatModel.
+//
+// Order of work (each step only reads what the previous ones built):
+//  1. report the constructs the parser recorded as unsupported;
+//  2. pick the model class and instantiate it recursively: extends (with
+//     modifiers), components (with merged modifications), arrays; each
+//     scalar of a built-in type becomes a FlatVariable;
+//  3. evaluate parameters lazily (cycles detected), then attributes;
+//  4. turn bindings, equations and algorithms into flat equations, relation
+//     definitions, when-clauses and asserts (for-loops expanded, if-equations
+//     with parameter conditions resolved, others given condition symbols);
+//  5. resolve connections (connections.cpp) and eliminate aliases.
+// A model problem that makes the input unusable is reported as an input
+// error and ends the stage (FlattenAbort below never leaves this file).
+#include "flatten/flattener.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <functional>
+#include <set>
+
+#include "common/internal_error.h"
+#include "flatten/connections.h"
+#include "flatten/expression_builder.h"
+#include "flatten/instance.h"
+#include "parse/ast_print.h"
+
+namespace modeaudit {
+
+namespace flat {
+
+ModPtr merge(const ModPtr& outer, const ModPtr& inner) {
+    if (!outer) return inner;
+    if (!inner) return outer;
+    auto m = std::make_shared<ModNode>(*inner);
+    if (outer->binding) {
+        m->binding = outer->binding;
+        m->binding_scope = outer->binding_scope;
+        m->binding_subscript = outer->binding_subscript;
+        m->range = outer->range;
+    }
+    m->each = outer->each || inner->each;
+    m->final = outer->final || inner->final;
+    for (const std::string& name : outer->arg_order) {
+        auto it = m->args.find(name);
+        if (it == m->args.end()) {
+            m->args[name] = std::const_pointer_cast<ModNode>(
+                std::static_pointer_cast<const ModNode>(outer->args.at(name)));
+            m->arg_order.push_back(name);
+        } else {
+            it->second = std::const_pointer_cast<ModNode>(merge(outer->args.at(name), it->second));
+        }
+    }
+    return m;
+}
+
+ModPtr sub(const ModPtr& m, const std::string& name) {
+    if (!m) return nullptr;
+    auto it = m->args.find(name);
+    return it == m->args.end() ? nullptr : it->second;
+}
+
+}  // namespace flat
+
+namespace {
+
+using namespace flat;
+using GiNaC::ex;
+
+struct FlattenAbort {};
+
+// The modification for element k (1-based) of an array: `each` arguments
+// apply to every element; others select element k of their array binding.
+ModPtr select_element(const ModPtr& m, long k) {
+    if (!m) return nullptr;
+    auto r = std::make_shared<ModNode>(*m);
+    if (r->binding && !r->each) r->binding_subscript.push_back(k);
+    for (auto& [name, a] : r->args)
+        if (!a->each) a = std::const_pointer_cast<ModNode>(select_element(a, k));
+    return r;
+}
+
+const char* kind_name(ast::ClassKind k) {
+    switch (k) {
+        case ast::ClassKind::Class: return "class";
+        case ast::ClassKind::Model: return "model";
+        case ast::ClassKind::Block: return "block";
+        case ast::ClassKind::Connector: return "connector";
+        case ast::ClassKind::Record: return "record";
+        case ast::ClassKind::Type: return "type";
+        case ast::ClassKind::Package: return "package";
+        case ast::ClassKind::Function: return "function";
+        case ast::ClassKind::Operator: return "operator";
+    }
+    return "class";
+}
+
+struct ClassHit {
+    const ast::ClassDef* cls = nullptr;
+    const LexScope* lex = nullptr;  // the scope of cls itself
+};
+
+struct TypeInfo {
+    bool builtin = false;
+    BaseType base = BaseType::Real;
+    ClassHit cls;                  // structured classes
+    ModPtr mod;                    // accumulated through short class definitions
+    std::vector<long> dims;        // from short class definitions (`type V3 = Real[3]`)
+    ast::TypePrefix prefix;        // from short class definitions (`= input Real`)
+    bool is_connector = false;
+};
+
+// A lazily evaluated parameter/constant value.
+struct ParamState {
+    enum class State { Pending, InProgress, Done } state = State::Pending;
+    const ast::Expr* binding = nullptr;
+    Instance* scope = nullptr;
+    std::vector<long> subscript;
+    ex value;
+    bool has_value = false;
+    SourceRange range;
+};
+
+// Expression context: where names are looked up, and iterator/local values.
+struct Ctx {
+    Instance* inst = nullptr;
+    const std::map<std::string, Value>* locals = nullptr;
+    bool in_when = false;        // inside a when-clause body
+    bool pre_for_state = false;  // reinit values: variables denote left limits
+};
+
+struct Resolved {
+    const Member* member = nullptr;   // a component (possibly array or object)
+    std::optional<Value> local;       // an iterator or function local
+    std::string name;                 // flat name for messages
+    std::vector<Member> selection;    // array slice built from subscripts
+};
+
+class Flattener {
+public:
+    Flattener(const ast::StoredDefinition& tree, const SourceManager& sm, DiagnosticSink& sink,
+              const FlattenOptions& options)
+        : tree_(tree), sm_(sm), sink_(sink), options_(options) {}
+
+    std::unique_ptr<FlatModel> run();
+
+private:
+    const ast::StoredDefinition& tree_;
+    const SourceManager& sm_;
+    DiagnosticSink& sink_;
+    const FlattenOptions& options_;
+    std::unique_ptr<FlatModel> model_;
+    std::deque<LexScope> scopes_;
+    std::map<const ast::ClassDef*, const LexScope*> scope_of_;
+    std::deque<Instance> instances_;
+    std::vector<ParamState> params_;   // per flat variable
+    std::vector<Instance*> order_;     // instances in creation (pre-)order
+    struct PendingSection {
+        Instance* inst;
+        const ast::EquationSection* eqs = nullptr;
+        const ast::AlgorithmSection* alg = nullptr;
+    };
+    std::map<Instance*, std::vector<PendingSection>> sections_;
+    struct PendingBinding {
+        int variable;
+        const ast::Expr* expr;
+        Instance* scope;
+        std::vector<long> subscript;
+        SourceRange range;
+    };
+    std::vector<PendingBinding> bindings_;
+    struct PendingAttributes {
+        int variable;
+        ModPtr mod;
+        const ast::ComponentDecl* decl;
+        const ast::ComponentClause* clause;
+        Instance* inst;
+    };
+    std::vector<PendingAttributes> attributes_;
+    std::vector<ConnectRecord> connects_;
+    int when_chain_ = 0;
+    std::vector<const ast::ClassDef*> function_stack_;
+
+    // ---- diagnostics
+    [[noreturn]] void fail(const Rule& r, SourceRange where, std::string msg,
+                           std::vector<std::string> notes = {}) {
+        sink_.report(r, where, std::move(msg), std::move(notes));
+        throw FlattenAbort{};
+    }
+
+    // ---- classes
+    const LexScope* scope_for(const ast::ClassDef* cls, const LexScope* parent) {
+        auto it = scope_of_.find(cls);
+        if (it != scope_of_.end()) return it->second;
+        scopes_.push_back(LexScope{cls, parent});
+        scope_of_[cls] = &scopes_.back();
+        return &scopes_.back();
+    }
+    const LexScope* top_scope() {
+        if (scopes_.empty()) scopes_.push_back(LexScope{nullptr, nullptr});
+        return &scopes_.front();
+    }
+    std::optional<ClassHit> find_in_class(const ast::ClassDef* cls, const LexScope* lex,
+                                          const std::string& name, int depth = 0);
+    std::optional<ClassHit> lookup_first(const std::string& name, const LexScope* from);
+    ClassHit lookup_class(const ast::ComponentRef& ref, const LexScope* from);
+    TypeInfo resolve_type(const ast::ComponentRef& ref, const LexScope* from,
+                          std::vector<const ast::ClassDef*>& stack, SourceRange where);
+    ModPtr to_mod(const ast::Modification* m, Instance* scope);
+
+    // ---- instantiation
+    void instantiate(Instance& inst, ClassHit hit, ModPtr mod, std::vector<const ast::ClassDef*>& stack,
+                     SourceRange where);
+    void add_elements(Instance& inst, ClassHit hit, ModPtr mod, std::vector<const ast::ClassDef*>& stack,
+                      SourceRange where);
+    void add_component(Instance& inst, const LexScope* lex, const ast::ComponentClause& cc,
+                       const ast::ComponentDecl& d, ModPtr outer, bool is_protected,
+                       std::vector<const ast::ClassDef*>& stack);
+    Member make_member(Instance& inst, const std::string& name, const std::vector<long>& dims,
+                       std::size_t level, const TypeInfo& type, ModPtr mod, const ast::TypePrefix& prefix,
+                       const ast::ComponentClause& cc, const ast::ComponentDecl& d, bool is_protected,
+                       std::vector<const ast::ClassDef*>& stack);
+    int make_variable(Instance& inst, const std::string& name, const TypeInfo& type, ModPtr mod,
+                      const ast::TypePrefix& prefix, const ast::ComponentClause& cc,
+                      const ast::ComponentDecl& d, bool is_protected);
+
+    // ---- values
+    ex param_value(int v, SourceRange use);
+    ex variable_ex(int v, const Ctx& ctx, SourceRange use);
+    Resolved resolve(const ast::ComponentRef& ref, const Ctx& ctx);
+    Value member_value(const Member& m, const Ctx& ctx, SourceRange use, const std::string& name);
+    Value value(const ast::Expr& e, const Ctx& ctx);
+    ex scalar(const ast::Expr& e, const Ctx& ctx, const char* what);
+    long integer(const ast::Expr& e, const Ctx& ctx, const char* what);
+    Value call_value(const ast::Expr& e, const Ctx& ctx);
+    Value inline_function(const ClassHit& fn, const ast::Expr& call, const Ctx& ctx);
+    ConditionPtr condition(const ast::Expr& e, const Ctx& ctx);
+    ConditionPtr fold(ConditionPtr c);
+    ex total_derivative(const ex& e, SourceRange where);
+    std::vector<long> range_values(const ast::Expr& e, const Ctx& ctx);
+    std::vector<std::map<std::string, Value>> iterations(const std::vector<ast::ForIterator>& its,
+                                                         const Ctx& ctx);
+    int new_condition(ConditionPtr c, SourceRange where);
+
+    // ---- equations
+    struct EqCtx {
+        Ctx ctx;
+        std::vector<std::pair<int, bool>> active;
+        bool initial = false;
+        std::vector<std::string> suppress;
+    };
+    void equations(const std::vector<ast::Equation>& eqs, const EqCtx& ec);
+    void equation(const ast::Equation& eq, const EqCtx& ec);
+    void add_equation(const Value& l, const Value& r, const ast::Equation* src, SourceRange where,
+                      const EqCtx& ec, const std::string& origin);
+    void when_clause(const std::vector<ast::Branch<ast::Equation>>* eqb,
+                     const std::vector<ast::Branch<ast::Statement>>* stb, const EqCtx& ec,
+                     SourceRange where);
+    void when_equations(const std::vector<ast::Equation>& body, FlatWhen& w, const Ctx& ctx);
+    void when_statements(const std::vector<ast::Statement>& body, FlatWhen& w, const Ctx& ctx);
+    void reinit_action(const ast::Expr& call, FlatWhen& w, const Ctx& ctx);
+    void assert_action(const ast::Expr& call, FlatWhen* w, const EqCtx& ec);
+    void algorithm(const ast::AlgorithmSection& sec, Instance* inst);
+    void connect(const ast::Equation& eq, const EqCtx& ec);
+    std::vector<std::string> suppressions(const ast::Modification* annotation, const Ctx& ctx);
+
+    // ---- finishing
+    void finish_attributes();
+    void finish_bindings();
+    void read_model_annotations(const ast::ClassDef& cls, Instance* inst);
+    void walk_sections(Instance* inst);
+};
+
+// =========================================================================== classes
+
+std::optional<ClassHit> Flattener::find_in_class(const ast::ClassDef* cls, const LexScope* lex,
+                                                 const std::string& name, int depth) {
+    if (depth > 32) return std::nullopt;
+    if (!cls) {
+        for (const auto& c : tree_.classes)
+            if (c->name == name) return ClassHit{c.get(), scope_for(c.get(), top_scope())};
+        return std::nullopt;
+    }
+    for (const ast::Element& el : cls->elements)
+        if (el.kind == ast::Element::Kind::Class && el.class_def->name == name)
+            return ClassHit{el.class_def.get(), scope_for(el.class_def.get(), lex)};
+    // Nested classes inherited through extends.
+    for (const ast::Element& el : cls->elements) {
+        if (el.kind != ast::Element::Kind::Extends) continue;
+        try {
+            ClassHit base = lookup_class(el.extends->base, lex->parent ? lex->parent : top_scope());
+            if (base.cls && base.cls != cls)
+                if (auto hit = find_in_class(base.cls, base.lex, name, depth + 1)) return hit;
+        } catch (const FlattenAbort&) {
+            throw;
+        }
+    }
+    return std::nullopt;
+}
+
+std::optional<ClassHit> Flattener::lookup_first(const std::string& name, const LexScope* from) {
+    for (const LexScope* s = from; s; s = s->parent) {
+        if (auto hit = find_in_class(s->cls, s, name)) return hit;
+        if (!s->cls) continue;
+        // Imports of this class (names inside the same file only).
+        for (const ast::Element& el : s->cls->elements) {
+            if (el.kind != ast::Element::Kind::Import) continue;
+            const ast::ImportClause& im = *el.import;
+            if (!im.alias.empty() && im.alias == name) return lookup_class(im.name, top_scope());
+            if (im.alias.empty() && !im.wildcard && im.only.empty() && !im.name.parts.empty() &&
+                im.name.parts.back().ident == name)
+                return lookup_class(im.name, top_scope());
+            bool listed = im.wildcard || std::find(im.only.begin(), im.only.end(), name) != im.only.end();
+            if (listed) {
+                ClassHit pkg = lookup_class(im.name, top_scope());
+                if (auto hit = find_in_class(pkg.cls, pkg.lex, name)) return hit;
+            }
+        }
+    }
+    return std::nullopt;
+}
+
+ClassHit Flattener::lookup_class(const ast::ComponentRef& ref, const LexScope* from) {
+    if (ref.parts.empty()) fail(rule::flatten_undefined_name, ref.range, "empty class name");
+    std::optional<ClassHit> hit =
+        ref.global ? find_in_class(nullptr, top_scope(), ref.parts[0].ident) : lookup_first(ref.parts[0].ident, from);
+    if (!hit) {
+        std::vector<std::string> notes;
+        if (ref.parts[0].ident == "Modelica")
+            notes.push_back("the Modelica Standard Library is not bundled with modeaudit; define the "
+                            "classes the model uses in the same file");
+        fail(rule::flatten_undefined_name, ref.range,
+             fmt::format("class '{}' is not defined; declare it in this file or correct the name",
+                         ref.dotted()),
+             notes);
+    }
+    for (std::size_t i = 1; i < ref.parts.size(); ++i) {
+        auto next = find_in_class(hit->cls, hit->lex, ref.parts[i].ident);
+        if (!next)
+            fail(rule::flatten_undefined_name, ref.parts[i].range,
+                 fmt::format("class '{}' has no member class '{}'", hit->cls->name, ref.parts[i].ident));
+        hit = next;
+    }
+    return *hit;
+}
+
+TypeInfo Flattener::resolve_type(const ast::ComponentRef& ref, const LexScope* from,
+                                 std::vector<const ast::ClassDef*>& stack, SourceRange where) {
+    TypeInfo t;
+    if (ref.parts.size() == 1 && !ref.global) {
+        const std::string& n = ref.parts[0].ident;
+        static const std::map<std::string, BaseType> builtins = {
+            {"Real", BaseType::Real}, {"Integer", BaseType::Integer},
+            {"Boolean", BaseType::Boolean}, {"String", BaseType::String}};
+        auto b = builtins.find(n);
+        if (b != builtins.end() && !lookup_first(n, from)) {
+            t.builtin = true;
+            t.base = b->second;
+            return t;
+        }
+    }
+    ClassHit hit = lookup_class(ref, from);
+    int guard = 0;
+    while (hit.cls->is_short) {
+        if (++guard > 64 || std::find(stack.begin(), stack.end(), hit.cls) != stack.end())
+            fail(rule::flatten_recursive_class, where,
+                 fmt::format("class '{}' is defined in terms of itself", hit.cls->name));
+        if (hit.cls->is_enumeration)
+            fail(rule::flatten_unsupported_construct, hit.cls->range,
+                 fmt::format("enumeration type '{}' is not supported; use Integer or Boolean", hit.cls->name));
+        // The short class's own modification is inner to what came before.
+        t.mod = merge(t.mod, to_mod(hit.cls->short_mod.get(), nullptr));
+        const ast::TypePrefix& p = hit.cls->short_prefix;
+        t.prefix.input |= p.input;
+        t.prefix.output |= p.output;
+        t.prefix.flow |= p.flow;
+        t.prefix.stream |= p.stream;
+        t.prefix.parameter |= p.parameter;
+        t.prefix.constant |= p.constant;
+        t.prefix.discrete |= p.discrete;
+        if (hit.cls->kind == ast::ClassKind::Connector) t.is_connector = true;
+        // Dimensions of short classes are constant expressions.
+        for (const ast::ExprPtr& d : hit.cls->short_dims) {
+            if (!d || d->kind != ast::ExprKind::Integer)
+                fail(rule::flatten_unsupported_construct, d ? d->range : hit.cls->range,
+                     "array dimensions of a short class must be integer literals");
+            t.dims.push_back(std::stol(d->text));
+        }
+        const ast::ComponentRef& base = hit.cls->short_base;
+        if (base.parts.size() == 1 && !base.global) {
+            static const std::map<std::string, BaseType> builtins = {
+                {"Real", BaseType::Real}, {"Integer", BaseType::Integer},
+                {"Boolean", BaseType::Boolean}, {"String", BaseType::String}};
+            auto b = builtins.find(base.parts[0].ident);
+            if (b != builtins.end() && !lookup_first(base.parts[0].ident, hit.lex->parent)) {
+                t.builtin = true;
+                t.base = b->second;
+                return t;
+            }
+        }
+        hit = lookup_class(base, hit.lex->parent);
+    }
+    t.cls = hit;
+    if (hit.cls->kind == ast::ClassKind::Connector) t.is_connector = true;
+    if (hit.cls->is_enumeration)
+        fail(rule::flatten_unsupported_construct, hit.cls->range,
+             fmt::format("enumeration type '{}' is not supported; use Integer or Boolean", hit.cls->name));
+    return t;
+}
+
+// A class-level modification in the scope where it is written. Modifications
+// of short type definitions carry literal values only (scope null).
+ModPtr Flattener::to_mod(const ast::Modification* m, Instance* scope) {
+    if (!m) return nullptr;
+    auto root = std::make_shared<ModNode>();
+    root->range = m->range;
+    if (m->binding) {
+        root->binding = m->binding.get();
+        root->binding_scope = scope;
+    }
+    for (const ast::ElementModification& em : m->arguments) {
+        // `p.v(start = 0)` is `p(v(start = 0))`.
+        std::shared_ptr<ModNode> node = root;
+        for (std::size_t i = 0; i < em.name.parts.size(); ++i) {
+            const std::string& id = em.name.parts[i].ident;
+            auto it = node->args.find(id);
+            std::shared_ptr<ModNode> child;
+            if (it == node->args.end()) {
+                child = std::make_shared<ModNode>();
+                node->args[id] = child;
+                node->arg_order.push_back(id);
+            } else {
+                child = it->second;
+            }
+            node = child;
+        }
+        ModPtr inner = to_mod(em.mod.get(), scope);
+        if (inner) {
+            ModPtr merged = merge(inner, node);
+            *node = *merged;
+        }
+        node->each = em.each;
+        node->final = em.final;
+        node->range = em.range;
+    }
+    return root;
+}
+
+// =========================================================================== instantiation
+
+void Flattener::instantiate(Instance& inst, ClassHit hit, ModPtr mod,
+                            std::vector<const ast::ClassDef*>& stack, SourceRange where) {
+    if (std::find(stack.begin(), stack.end(), hit.cls) != stack.end())
+        fail(rule::flatten_recursive_class, where,
+             fmt::format("class '{}' contains or extends itself", hit.cls->name),
+             {fmt::format("instance '{}'", inst.path.empty() ? std::string("<model>") : inst.path)});
+    if (static_cast<std::size_t>(inst.depth) > options_.max_instance_depth)
+        fail(rule::flatten_recursive_class, where,
+             fmt::format("components nested deeper than {} levels (at '{}')", options_.max_instance_depth,
+                         inst.path));
+    inst.cls = hit.cls;
+    inst.lex = hit.lex;
+    order_.push_back(&inst);
+    stack.push_back(hit.cls);
+    add_elements(inst, hit, mod, stack, where);
+    stack.pop_back();
+}
+
+void Flattener::add_elements(Instance& inst, ClassHit hit, ModPtr mod,
+                             std::vector<const ast::ClassDef*>& stack, SourceRange where) {
+    const ast::ClassDef& cls = *hit.cls;
+    if (cls.external_clause)
+        fail(rule::flatten_unsupported_construct, *cls.external_clause,
+             fmt::format("'{}' has an external clause; external code is not supported", cls.name));
+    // Base classes first: their elements come before the class's own.
+    for (const ast::Element& el : cls.elements) {
+        if (el.kind != ast::Element::Kind::Extends) continue;
+        const ast::ExtendsClause& ext = *el.extends;
+        const LexScope* lookup_from = hit.lex;
+        ClassHit base = lookup_class(ext.base, lookup_from);
+        if (std::find(stack.begin(), stack.end(), base.cls) != stack.end())
+            fail(rule::flatten_recursive_class, ext.range,
+                 fmt::format("'{}' extends '{}', which extends it back", cls.name, base.cls->name));
+        ModPtr merged = merge(mod, to_mod(ext.mod.get(), &inst));
+        if (base.cls->is_short) {
+            // extends of a short class: follow to its long definition.
+            std::vector<const ast::ClassDef*> st2 = stack;
+            TypeInfo t = resolve_type(ext.base, lookup_from, st2, ext.range);
+            if (t.builtin)
+                fail(rule::flatten_unsupported_construct, ext.range,
+                     "extending a built-in type in a model is not supported");
+            base = t.cls;
+            merged = merge(merged, t.mod);
+        }
+        stack.push_back(base.cls);
+        add_elements(inst, base, merged, stack, ext.range);
+        stack.pop_back();
+    }
+    for (const ast::Element& el : cls.elements) {
+        if (el.kind != ast::Element::Kind::Component) continue;
+        const ast::ComponentClause& cc = *el.component;
+        for (const ast::ComponentDecl& d : cc.decls)
+            add_component(inst, hit.lex, cc, d, sub(mod, d.name), el.is_protected, stack);
+    }
+    for (const ast::EquationSection& s : cls.equation_sections)
+        sections_[&inst].push_back({&inst, &s, nullptr});
+    for (const ast::AlgorithmSection& s : cls.algorithm_sections)
+        sections_[&inst].push_back({&inst, nullptr, &s});
+    (void)where;
+}
+
+void Flattener::add_component(Instance& inst, const LexScope* lex, const ast::ComponentClause& cc,
+                              const ast::ComponentDecl& d, ModPtr outer, bool is_protected,
+                              std::vector<const ast::ClassDef*>& stack) {
+    if (inst.members.count(d.name))
+        fail(rule::flatten_type_mismatch, d.name_range,
+             fmt::format("'{}' is declared twice in '{}'", d.name, inst.cls->name));
+    if (d.condition)
+        fail(rule::flatten_unsupported_construct, d.condition->range,
+             fmt::format("conditional component '{}' is not supported", d.name));
+    TypeInfo t = resolve_type(cc.type_name, lex, stack, cc.type_name.range);
+    if (!t.builtin && (t.cls.cls->kind == ast::ClassKind::Function || t.cls.cls->kind == ast::ClassKind::Package))
+        fail(rule::flatten_type_mismatch, cc.type_name.range,
+             fmt::format("'{}' is a {}, not a type a component can have", cc.type_name.dotted(),
+                         kind_name(t.cls.cls->kind)));
+    ModPtr eff = merge(outer, merge(to_mod(d.mod.get(), &inst), t.mod));
+    std::vector<long> dims;
+    Ctx ctx{&inst, nullptr};
+    auto add_dims = [&](const std::vector<ast::ExprPtr>& ds) {
+        for (const ast::ExprPtr& e : ds) {
+            if (!e || e->kind == ast::ExprKind::Colon)
+                fail(rule::flatten_array_size, e ? e->range : d.range,
+                     fmt::format("the size of '{}' must be given (':' is not supported)", d.name));
+            long n = integer(*e, ctx, "an array size");
+            if (n < 0 || static_cast<std::size_t>(n) > options_.max_array_size)
+                fail(rule::flatten_array_size, e->range,
+                     fmt::format("array size {} of '{}' is outside 0..{}", n, d.name, options_.max_array_size));
+            dims.push_back(n);
+        }
+    };
+    add_dims(cc.type_dims);
+    add_dims(d.dims);
+    for (long n : t.dims) dims.push_back(n);
+    std::size_t total = 1;
+    for (long n : dims) {
+        total *= static_cast<std::size_t>(std::max<long>(n, 1));
+        if (total > options_.max_array_size)
+            fail(rule::flatten_array_size, d.range,
+                 fmt::format("'{}' would have more than {} elements", d.name, options_.max_array_size));
+    }
+    ast::TypePrefix prefix = cc.prefix;
+    prefix.input |= t.prefix.input;
+    prefix.output |= t.prefix.output;
+    prefix.flow |= t.prefix.flow;
+    prefix.stream |= t.prefix.stream;
+    prefix.parameter |= t.prefix.parameter;
+    prefix.constant |= t.prefix.constant;
+    prefix.discrete |= t.prefix.discrete;
+    Member m = make_member(inst, d.name, dims, 0, t, eff, prefix, cc, d, is_protected, stack);
+    inst.members[d.name] = std::move(m);
+    inst.member_order.push_back(d.name);
+}
+
+Member Flattener::make_member(Instance& inst, const std::string& name, const std::vector<long>& dims,
+                              std::size_t level, const TypeInfo& type, ModPtr mod,
+                              const ast::TypePrefix& prefix, const ast::ComponentClause& cc,
+                              const ast::ComponentDecl& d, bool is_protected,
+                              std::vector<const ast::ClassDef*>& stack) {
+    Member m;
+    m.prefix = prefix;
+    m.declaration = d.range;
+    m.is_connector = type.is_connector;
+    if (level < dims.size()) {
+        m.kind = Member::Kind::Array;
+        for (long k = 1; k <= dims[level]; ++k) {
+            std::string en = level == 0 ? fmt::format("{}[{}", name, k) : fmt::format("{},{}", name, k);
+            std::string full = level + 1 == dims.size() ? en + "]" : en;
+            m.elements.push_back(make_member(inst, full, dims, level + 1, type, select_element(mod, k), prefix,
+                                             cc, d, is_protected, stack));
+        }
+        return m;
+    }
+    if (type.builtin) {
+        m.kind = Member::Kind::Scalar;
+        m.variable = make_variable(inst, name, type, mod, prefix, cc, d, is_protected);
+        return m;
+    }
+    m.kind = Member::Kind::Object;
+    instances_.push_back(Instance{});
+    Instance& child = instances_.back();
+    child.path = inst.qualify(name);
+    child.parent = &inst;
+    child.depth = inst.depth + 1;
+    child.is_connector = type.is_connector;
+    if (mod && mod->binding)
+        fail(rule::flatten_unsupported_construct, mod->range,
+             fmt::format("a binding of the whole component '{}' (record or model value) is not supported",
+                         child.path));
+    m.object = &child;
+    instantiate(child, type.cls, mod, stack, d.range);
+    return m;
+}
+
+int Flattener::make_variable(Instance& inst, const std::string& name, const TypeInfo& type, ModPtr mod,
+                             const ast::TypePrefix& prefix, const ast::ComponentClause& cc,
+                             const ast::ComponentDecl& d, bool is_protected) {
+    if (model_->variables.size() >= options_.max_variables)
+        fail(rule::flatten_array_size, d.range,
+             fmt::format("the model has more than {} scalar variables", options_.max_variables));
+    FlatVariable v;
+    v.name = inst.qualify(name);
+    v.type = type.base;
+    v.input = prefix.input;
+    v.output = prefix.output;
+    v.is_protected = is_protected;
+    v.declared_discrete = prefix.discrete;
+    v.description = d.description;
+    v.range = d.range;
+    if (prefix.constant)
+        v.variability = Variability::Constant;
+    else if (prefix.parameter)
+        v.variability = Variability::Parameter;
+    else if (prefix.discrete || type.base != BaseType::Real)
+        v.variability = Variability::Discrete;
+    else
+        v.variability = Variability::Continuous;
+    int index = model_->symbols.add_variable(v.name);
+    MODEAUDIT_ASSERT(index == static_cast<int>(model_->variables.size()), "symbol table out of step");
+    model_->variables.push_back(std::move(v));
+    params_.emplace_back();
+    ParamState& ps = params_.back();
+    if (mod && mod->binding) {
+        ps.binding = mod->binding;
+        ps.scope = mod->binding_scope;
+        ps.subscript = mod->binding_subscript;
+        ps.range = mod->range;
+        if (model_->variables[static_cast<std::size_t>(index)].variability != Variability::Constant &&
+            model_->variables[static_cast<std::size_t>(index)].variability != Variability::Parameter)
+            bindings_.push_back({index, mod->binding, mod->binding_scope, mod->binding_subscript, mod->range});
+    }
+    attributes_.push_back({index, mod, &d, &cc, &inst});
+    return index;
+}
+
+// =========================================================================== values
+
+ex Flattener::param_value(int v, SourceRange use) {
+    ParamState& ps = params_[static_cast<std::size_t>(v)];
+    FlatVariable& var = model_->variables[static_cast<std::size_t>(v)];
+    if (ps.state == ParamState::State::Done) {
+        if (var.kept_symbolic || !ps.has_value) return model_->symbols.variable(v);
+        return ps.value;
+    }
+    if (ps.state == ParamState::State::InProgress)
+        fail(rule::flatten_parameter_cycle, ps.range.valid() ? ps.range : var.range,
+             fmt::format("the value of '{}' depends on itself", var.name),
+             {fmt::format("used at {}:{}", use.begin.line, use.begin.column)});
+    ps.state = ParamState::State::InProgress;
+    if (ps.binding) {
+        Ctx ctx{ps.scope, nullptr};
+        Value val = value(*ps.binding, ctx);
+        for (long k : ps.subscript) {
+            if (val.dims.empty() || k < 1 || static_cast<std::size_t>(k) > val.dims[0])
+                fail(rule::flatten_type_mismatch, ps.range,
+                     fmt::format("the binding of '{}' has shape {}, which does not fit the array", var.name,
+                                 val.shape()));
+            std::size_t stride = val.size() / val.dims[0];
+            Value part;
+            part.dims.assign(val.dims.begin() + 1, val.dims.end());
+            part.elems.assign(val.elems.begin() + static_cast<long>((k - 1) * static_cast<long>(stride)),
+                              val.elems.begin() + static_cast<long>(k * static_cast<long>(stride)));
+            val = part;
+        }
+        if (!val.is_scalar())
+            fail(rule::flatten_type_mismatch, ps.range,
+                 fmt::format("'{}' is a scalar but its binding has shape {}", var.name, val.shape()));
+        ps.value = val.elems[0];
+        ps.has_value = true;
+        var.value = ps.value;
+    } else if (var.variability == Variability::Parameter && var.start) {
+        ps.value = *var.start;  // Modelica: a parameter without binding uses its start value
+        ps.has_value = true;
+        var.value = ps.value;
+    } else if (var.variability == Variability::Parameter) {
+        var.unknown_constant = true;
+        var.kept_symbolic = true;
+    } else {
+        fail(rule::flatten_type_mismatch, var.range,
+             fmt::format("constant '{}' has no value; give it a binding", var.name));
+    }
+    ps.state = ParamState::State::Done;
+    if (var.kept_symbolic || !ps.has_value) return model_->symbols.variable(v);
+    return ps.value;
+}
+
+ex Flattener::variable_ex(int v, const Ctx& ctx, SourceRange use) {
+    const FlatVariable& var = model_->variables[static_cast<std::size_t>(v)];
+    if (var.variability == Variability::Constant || var.variability == Variability::Parameter)
+        return param_value(v, use);
+    if (ctx.pre_for_state && var.variability == Variability::Continuous) return model_->symbols.pre(v);
+    return model_->symbols.variable(v);
+}
+
+Resolved Flattener::resolve(const ast::ComponentRef& ref, const Ctx& ctx) {
+    Resolved r;
+    if (ref.parts.empty()) MODEAUDIT_UNREACHABLE("empty component reference");
+    const ast::NamePart& first = ref.parts[0];
+    if (ctx.locals && !ref.global) {
+        auto it = ctx.locals->find(first.ident);
+        if (it != ctx.locals->end()) {
+            if (ref.parts.size() > 1)
+                fail(rule::flatten_type_mismatch, ref.range, fmt::format("'{}' has no components", first.ident));
+            Value v = it->second;
+            for (const ast::ExprPtr& s : first.subscripts) {
+                long k = integer(*s, ctx, "a subscript");
+                if (v.dims.empty() || k < 1 || static_cast<std::size_t>(k) > v.dims[0])
+                    fail(rule::flatten_type_mismatch, s->range,
+                         fmt::format("subscript {} is out of range for '{}' of shape {}", k, first.ident,
+                                     v.shape()));
+                std::size_t stride = v.size() / v.dims[0];
+                Value part;
+                part.dims.assign(v.dims.begin() + 1, v.dims.end());
+                part.elems.assign(v.elems.begin() + static_cast<long>((k - 1) * static_cast<long>(stride)),
+                                  v.elems.begin() + static_cast<long>(k * static_cast<long>(stride)));
+                v = part;
+            }
+            r.local = v;
+            r.name = first.ident;
+            return r;
+        }
+    }
+    // Components of the instance; then those of enclosing instances are not
+    // visible (Modelica lookup stops at the class), except constants.
+    const Member* cur = nullptr;
+    Instance* where = ctx.inst;
+    if (where) {
+        auto it = where->members.find(first.ident);
+        if (it != where->members.end()) cur = &it->second;
+    }
+    if (!cur) {
+        // A constant of an enclosing instance's class (packages are not instantiated).
+        for (Instance* up = where ? where->parent : nullptr; up && !cur; up = up->parent) {
+            auto it = up->members.find(first.ident);
+            if (it != up->members.end() && it->second.prefix.constant) cur = &it->second;
+        }
+    }
+    if (!cur) {
+        std::string what = first.ident == "time" ? "" : "";
+        fail(rule::flatten_undefined_name, first.range,
+             fmt::format("'{}' is not declared{}", ref.dotted(),
+                         where && !where->path.empty() ? fmt::format(" in '{}'", where->path) : std::string()));
+    }
+    std::string name = where ? where->qualify(first.ident) : first.ident;
+    // Apply subscripts and descend through parts.
+    std::vector<Member> owned;  // for slices
+    for (std::size_t i = 0; i < ref.parts.size(); ++i) {
+        const ast::NamePart& part = ref.parts[i];
+        if (i > 0) {
+            if (cur->kind != Member::Kind::Object)
+                fail(rule::flatten_undefined_name, part.range,
+                     fmt::format("'{}' has no component '{}'", name, part.ident));
+            auto it = cur->object->members.find(part.ident);
+            if (it == cur->object->members.end())
+                fail(rule::flatten_undefined_name, part.range,
+                     fmt::format("'{}' has no component '{}'", name, part.ident));
+            cur = &it->second;
+            name += "." + part.ident;
+        }
+        for (const ast::ExprPtr& s : part.subscripts) {
+            if (cur->kind != Member::Kind::Array)
+                fail(rule::flatten_type_mismatch, s->range, fmt::format("'{}' is not an array", name));
+            if (s->kind == ast::ExprKind::Colon) {
+                if (i + 1 != ref.parts.size() || &s != &part.subscripts.back())
+                    fail(rule::flatten_unsupported_construct, s->range,
+                         "':' is supported only as the last subscript of a reference");
+                continue;
+            }
+            long n = static_cast<long>(cur->elements.size());
+            long k;
+            if (s->kind == ast::ExprKind::End)
+                k = n;
+            else
+                k = integer(*s, ctx, "a subscript");
+            if (k < 1 || k > n)
+                fail(rule::flatten_type_mismatch, s->range,
+                     fmt::format("subscript {} is out of range 1..{} of '{}'", k, n, name));
+            cur = &cur->elements[static_cast<std::size_t>(k - 1)];
+            name += fmt::format("[{}]", k);
+        }
+    }
+    r.member = cur;
+    r.name = name;
+    return r;
+}
+
+Value Flattener::member_value(const Member& m, const Ctx& ctx, SourceRange use, const std::string& name) {
+    switch (m.kind) {
+        case Member::Kind::Scalar: {
+            const FlatVariable& var = model_->variables[static_cast<std::size_t>(m.variable)];
+            if (var.type == BaseType::Boolean)
+                fail(rule::flatten_type_mismatch, use,
+                     fmt::format("'{}' is Boolean; it cannot be used as a number", var.name));
+            if (var.type == BaseType::String)
+                fail(rule::flatten_type_mismatch, use,
+                     fmt::format("'{}' is a String; it cannot be used as a number", var.name));
+            return Value::scalar(variable_ex(m.variable, ctx, use));
+        }
+        case Member::Kind::Object:
+            fail(rule::flatten_type_mismatch, use,
+                 fmt::format("'{}' is a component, not a number; name one of its variables", name));
+        case Member::Kind::Array: {
+            Value v;
+            v.dims.push_back(m.elements.size());
+            bool first = true;
+            for (const Member& e : m.elements) {
+                Value ev = member_value(e, ctx, use, name);
+                if (first) {
+                    v.dims.insert(v.dims.end(), ev.dims.begin(), ev.dims.end());
+                    first = false;
+                }
+                v.elems.insert(v.elems.end(), ev.elems.begin(), ev.elems.end());
+            }
+            return v;
+        }
+    }
+    MODEAUDIT_UNREACHABLE("member kind");
+}
+
+ex Flattener::scalar(const ast::Expr& e, const Ctx& ctx, const char* what) {
+    Value v = value(e, ctx);
+    if (!v.is_scalar())
+        fail(rule::flatten_type_mismatch, e.range,
+             fmt::format("{} must be a scalar, but '{}' has shape {}", what, ast::to_modelica(e), v.shape()));
+    return v.elems[0];
+}
+
+long Flattener::integer(const ast::Expr& e, const Ctx& ctx, const char* what) {
+    ex x = scalar(e, ctx, what);
+    auto n = numeric_value(x);
+    if (!n || !n->is_integer())
+        fail(rule::flatten_type_mismatch, e.range,
+             fmt::format("{} must be an integer known when flattening; '{}' is {}", what, ast::to_modelica(e),
+                         canonical(x)));
+    if (GiNaC::abs(*n) > GiNaC::numeric(1000000000L))
+        fail(rule::flatten_array_size, e.range, fmt::format("{} {} is too large", what, canonical(x)));
+    return n->to_long();
+}
+
+namespace {
+Value elementwise(const Value& a, const Value& b, const std::function<ex(const ex&, const ex&)>& f,
+                  bool& shape_ok) {
+    shape_ok = true;
+    if (a.is_scalar() && b.is_scalar()) return Value::scalar(f(a.elems[0], b.elems[0]));
+    if (a.is_scalar()) {
+        Value r = b;
+        for (ex& x : r.elems) x = f(a.elems[0], x);
+        return r;
+    }
+    if (b.is_scalar()) {
+        Value r = a;
+        for (ex& x : r.elems) x = f(x, b.elems[0]);
+        return r;
+    }
+    if (a.dims != b.dims) {
+        shape_ok = false;
+        return a;
+    }
+    Value r = a;
+    for (std::size_t i = 0; i < r.elems.size(); ++i) r.elems[i] = f(a.elems[i], b.elems[i]);
+    return r;
+}
+}  // namespace
+
+Value Flattener::value(const ast::Expr& e, const Ctx& ctx) {
+    switch (e.kind) {
+        case ast::ExprKind::Integer: {
+            if (e.text.size() > 30) fail(rule::flatten_type_mismatch, e.range, "integer literal too large");
+            return Value::scalar(GiNaC::numeric(e.text.c_str()));
+        }
+        case ast::ExprKind::Real:
+            return Value::scalar(parse_real_literal(e.text));
+        case ast::ExprKind::String:
+            fail(rule::flatten_type_mismatch, e.range,
+                 fmt::format("the string \"{}\" is used where a number is expected", e.text));
+        case ast::ExprKind::Boolean:
+            fail(rule::flatten_type_mismatch, e.range,
+                 fmt::format("'{}' is a Boolean; a number is expected here", e.boolean ? "true" : "false"));
+        case ast::ExprKind::Ref: {
+            if (e.ref.simple() && e.ref.parts[0].ident == "time" && !(ctx.locals && ctx.locals->count("time")) &&
+                !(ctx.inst && ctx.inst->members.count("time")))
+                return Value::scalar(model_->symbols.time());
+            Resolved r = resolve(e.ref, ctx);
+            if (r.local) return *r.local;
+            return member_value(*r.member, ctx, e.range, r.name);
+        }
+        case ast::ExprKind::Call:
+            return call_value(e, ctx);
+        case ast::ExprKind::Unary: {
+            if (e.uop == ast::UnaryOp::Not)
+                fail(rule::flatten_type_mismatch, e.range,
+                     fmt::format("'{}' is a Boolean expression; a number is expected here", ast::to_modelica(e)));
+            Value v = value(*e.operands[0], ctx);
+            if (e.uop == ast::UnaryOp::Minus || e.uop == ast::UnaryOp::ElemMinus)
+                for (ex& x : v.elems) x = -x;
+            return v;
+        }
+        case ast::ExprKind::Binary: {
+            using B = ast::BinaryOp;
+            switch (e.bop) {
+                case B::Lt: case B::Le: case B::Gt: case B::Ge: case B::Eq: case B::Ne:
+                case B::And: case B::Or:
+                    fail(rule::flatten_type_mismatch, e.range,
+                         fmt::format("'{}' is a Boolean expression; a number is expected here",
+                                     ast::to_modelica(e)));
+                default: break;
+            }
+            Value a = value(*e.operands[0], ctx);
+            Value b = value(*e.operands[1], ctx);
+            bool ok = true;
+            Value r;
+            switch (e.bop) {
+                case B::Add: case B::ElemAdd: r = elementwise(a, b, [](const ex& x, const ex& y) { return x + y; }, ok); break;
+                case B::Sub: case B::ElemSub: r = elementwise(a, b, [](const ex& x, const ex& y) { return x - y; }, ok); break;
+                case B::ElemMul: r = elementwise(a, b, [](const ex& x, const ex& y) { return x * y; }, ok); break;
+                case B::ElemDiv: r = elementwise(a, b, [](const ex& x, const ex& y) { return x / y; }, ok); break;
+                case B::ElemPow: r = elementwise(a, b, [](const ex& x, const ex& y) { return GiNaC::pow(x, y); }, ok); break;
+                case B::Mul:
+                    if (!a.is_scalar() && !b.is_scalar()) {
+                        // vector * vector: scalar product (matrices are not supported)
+                        if (a.dims.size() != 1 || b.dims != a.dims)
+                            fail(rule::flatten_type_mismatch, e.range,
+                                 fmt::format("'*' of shapes {} and {}: only scalar products of vectors of equal "
+                                             "length are supported", a.shape(), b.shape()));
+                        ex s = 0;
+                        for (std::size_t i = 0; i < a.size(); ++i) s += a.elems[i] * b.elems[i];
+                        return Value::scalar(s);
+                    }
+                    r = elementwise(a, b, [](const ex& x, const ex& y) { return x * y; }, ok);
+                    break;
+                case B::Div:
+                    if (!b.is_scalar())
+                        fail(rule::flatten_type_mismatch, e.range, "division by an array is not defined");
+                    r = elementwise(a, b, [](const ex& x, const ex& y) { return x / y; }, ok);
+                    break;
+                case B::Pow:
+                    if (!a.is_scalar() || !b.is_scalar())
+                        fail(rule::flatten_type_mismatch, e.range, "'^' of arrays is not supported; use '.^'");
+                    r = Value::scalar(GiNaC::pow(a.elems[0], b.elems[0]));
+                    break;
+                default: MODEAUDIT_UNREACHABLE("binary operator");
+            }
+            if (!ok)
+                fail(rule::flatten_type_mismatch, e.range,
+                     fmt::format("operands of '{}' have shapes {} and {}", ast::to_modelica(e), a.shape(), b.shape()));
+            return r;
+        }
+        case ast::ExprKind::If: {
+            // operands: c1, t1, c2, t2, ..., else
+            std::size_t n = e.operands.size();
+            Value result = value(*e.operands[n - 1], ctx);
+            for (std::size_t i = n - 1; i >= 2; i -= 2) {
+                const ast::Expr& c = *e.operands[i - 2];
+                const ast::Expr& t = *e.operands[i - 1];
+                ConditionPtr cond = fold(condition(c, ctx));
+                if (cond->kind == Condition::Kind::Constant) {
+                    if (cond->value) result = value(t, ctx);
+                    continue;
+                }
+                Value tv = value(t, ctx);
+                int k = new_condition(cond, c.range);
+                const GiNaC::symbol& cs = model_->symbols.condition(k);
+                bool ok = true;
+                result = elementwise(tv, result, [&](const ex& x, const ex& y) { return mode_if(cs, x, y); }, ok);
+                if (!ok)
+                    fail(rule::flatten_type_mismatch, e.range, "branches of the if-expression have different shapes");
+                if (i < 2) break;
+            }
+            return result;
+        }
+        case ast::ExprKind::Array: {
+            Value v;
+            bool first = true;
+            std::vector<std::size_t> inner;
+            for (const ast::ExprPtr& op : e.operands) {
+                Value x = value(*op, ctx);
+                if (first) {
+                    inner = x.dims;
+                    first = false;
+                } else if (x.dims != inner) {
+                    fail(rule::flatten_type_mismatch, op->range, "elements of the array have different shapes");
+                }
+                v.elems.insert(v.elems.end(), x.elems.begin(), x.elems.end());
+            }
+            v.dims.push_back(e.operands.size());
+            v.dims.insert(v.dims.end(), inner.begin(), inner.end());
+            if (!e.iterators.empty()) {
+                // {expr for i in r}
+                v = Value{};
+                auto its = iterations(e.iterators, ctx);
+                for (const auto& env : its) {
+                    std::map<std::string, Value> locals = ctx.locals ? *ctx.locals : std::map<std::string, Value>{};
+                    for (const auto& [k, val] : env) locals[k] = val;
+                    Ctx c2 = ctx;
+                    c2.locals = &locals;
+                    Value x = value(*e.operands[0], c2);
+                    if (!x.is_scalar()) fail(rule::flatten_unsupported_construct, e.range, "array comprehension of arrays");
+                    v.elems.push_back(x.elems[0]);
+                }
+                v.dims = {v.elems.size()};
+            }
+            return v;
+        }
+        case ast::ExprKind::Range: {
+            std::vector<long> vals = range_values(e, ctx);
+            Value v;
+            v.dims = {vals.size()};
+            for (long x : vals) v.elems.push_back(GiNaC::numeric(x));
+            return v;
+        }
+        case ast::ExprKind::Matrix:
+            fail(rule::flatten_unsupported_construct, e.range, "matrix constructors [a, b; c, d] are not supported");
+        case ast::ExprKind::Colon:
+        case ast::ExprKind::End:
+        case ast::ExprKind::Tuple:
+            fail(rule::flatten_unsupported_construct, e.range,
+                 fmt::format("'{}' is not supported here", ast::to_modelica(e)));
+    }
+    MODEAUDIT_UNREACHABLE("expression kind");
+}
+
+std::vector<long> Flattener::range_values(const ast::Expr& e, const Ctx& ctx) {
+    if (e.kind != ast::ExprKind::Range) {
+        Value v = value(e, ctx);
+        if (v.dims.size() != 1)
+            fail(rule::flatten_type_mismatch, e.range, "a for-loop range must be a vector or a:b:c");
+        std::vector<long> out;
+        for (const ex& x : v.elems) {
+            auto n = numeric_value(x);
+            if (!n || !n->is_integer())
+                fail(rule::flatten_type_mismatch, e.range, "a for-loop range must hold integers");
+            out.push_back(n->to_long());
+        }
+        return out;
+    }
+    long a = integer(*e.operands[0], ctx, "a range bound");
+    long step = e.has_step ? integer(*e.operands[1], ctx, "a range step") : 1;
+    long b = integer(*e.operands[e.has_step ? 2 : 1], ctx, "a range bound");
+    if (step == 0) fail(rule::flatten_type_mismatch, e.range, "a range step cannot be 0");
+    std::vector<long> out;
+    double count = static_cast<double>(b - a) / static_cast<double>(step) + 1;
+    if (count > static_cast<double>(options_.max_array_size))
+        fail(rule::flatten_array_size, e.range,
+             fmt::format("the range {} has more than {} elements", ast::to_modelica(e), options_.max_array_size));
+    for (long x = a; step > 0 ? x <= b : x >= b; x += step) out.push_back(x);
+    return out;
+}
+
+std::vector<std::map<std::string, Value>> Flattener::iterations(const std::vector<ast::ForIterator>& its,
+                                                                const Ctx& ctx) {
+    std::vector<std::map<std::string, Value>> out{{}};
+    for (const ast::ForIterator& it : its) {
+        if (!it.range)
+            fail(rule::flatten_unsupported_construct, it.loc,
+                 fmt::format("'for {}' without 'in range' is not supported", it.name));
+        std::vector<std::map<std::string, Value>> next;
+        for (const auto& env : out) {
+            std::map<std::string, Value> locals = ctx.locals ? *ctx.locals : std::map<std::string, Value>{};
+            for (const auto& [k, v] : env) locals[k] = v;
+            Ctx c2 = ctx;
+            c2.locals = &locals;
+            for (long x : range_values(*it.range, c2)) {
+                auto env2 = env;
+                env2[it.name] = Value::scalar(GiNaC::numeric(x));
+                next.push_back(std::move(env2));
+                if (next.size() > options_.max_array_size)
+                    fail(rule::flatten_array_size, it.loc, "for-loop expands to too many iterations");
+            }
+        }
+        out = std::move(next);
+    }
+    return out;
+}
+
+ex Flattener::total_derivative(const ex& e, SourceRange where) {
+    std::set<GiNaC::symbol, GiNaC::ex_is_less> syms;
+    for (GiNaC::const_preorder_iterator it = e.preorder_begin(); it != e.preorder_end(); ++it)
+        if (GiNaC::is_a<GiNaC::symbol>(*it)) syms.insert(GiNaC::ex_to<GiNaC::symbol>(*it));
+    ex d = 0;
+    for (const GiNaC::symbol& s : syms) {
+        auto m = model_->symbols.meaning(s);
+        if (!m) continue;
+        ex ds;
+        using R = SymbolTable::Meaning::Role;
+        switch (m->role) {
+            case R::Time: ds = 1; break;
+            case R::Variable: {
+                const FlatVariable& var = model_->variables[static_cast<std::size_t>(m->index)];
+                if (var.variability == Variability::Parameter || var.variability == Variability::Constant) continue;
+                if (var.variability == Variability::Discrete) continue;  // piecewise constant
+                ds = model_->symbols.derivative(m->index, 1);
+                break;
+            }
+            case R::Derivative: ds = model_->symbols.derivative(m->index, m->order + 1); break;
+            case R::Pre:
+            case R::Condition: continue;
+        }
+        d += e.diff(s) * ds;
+    }
+    (void)where;
+    return d;
+}
+
+int Flattener::new_condition(ConditionPtr c, SourceRange where) {
+    std::string text = canonical(*model_, *c);
+    for (std::size_t i = 0; i < model_->condition_text.size(); ++i)
+        if (model_->condition_text[i] == text) return static_cast<int>(i);
+    int k = model_->symbols.add_condition(fmt::format("cond#{}", model_->conditions.size() + 1));
+    model_->conditions.push_back(c);
+    model_->condition_text.push_back(text);
+    (void)where;
+    return k;
+}
+
+Value Flattener::call_value(const ast::Expr& e, const Ctx& ctx) {
+    const std::string fname = e.ref.dotted();
+    auto arg = [&](std::size_t i) -> const ast::Expr& {
+        if (i >= e.args.size() || !e.args[i].value)
+            fail(rule::flatten_type_mismatch, e.range, fmt::format("{}() needs at least {} arguments", fname, i + 1));
+        return *e.args[i].value;
+    };
+    auto nargs = [&](std::size_t lo, std::size_t hi) {
+        if (e.args.size() < lo || e.args.size() > hi)
+            fail(rule::flatten_type_mismatch, e.range,
+                 fmt::format("{}() takes {} arguments, not {}", fname,
+                             lo == hi ? std::to_string(lo) : fmt::format("{} to {}", lo, hi), e.args.size()));
+        for (const ast::FunctionArg& a : e.args)
+            if (!a.name.empty())
+                fail(rule::flatten_type_mismatch, a.range, fmt::format("{}() takes no named arguments", fname));
+    };
+    auto map1 = [&](const std::function<ex(const ex&)>& f) {
+        nargs(1, 1);
+        Value v = value(arg(0), ctx);
+        for (ex& x : v.elems) x = f(x);
+        return v;
+    };
+    if (!e.iterators.empty() && fname != "sum")
+        fail(rule::flatten_unsupported_construct, e.range,
+             fmt::format("reduction expressions are supported only in sum(), not in {}()", fname));
+    if (fname == "der") {
+        nargs(1, 1);
+        Value v = value(arg(0), ctx);
+        for (ex& x : v.elems) x = total_derivative(x, e.range);
+        return v;
+    }
+    if (fname == "pre") {
+        nargs(1, 1);
+        const ast::Expr& a = arg(0);
+        if (a.kind != ast::ExprKind::Ref)
+            fail(rule::flatten_type_mismatch, a.range, "pre() takes a variable");
+        Resolved r = resolve(a.ref, ctx);
+        if (r.local) fail(rule::flatten_type_mismatch, a.range, "pre() takes a variable, not an iterator");
+        std::function<Value(const Member&)> pre_of = [&](const Member& m) -> Value {
+            if (m.kind == Member::Kind::Scalar) {
+                const FlatVariable& var = model_->variables[static_cast<std::size_t>(m.variable)];
+                if (var.variability == Variability::Parameter || var.variability == Variability::Constant)
+                    return Value::scalar(param_value(m.variable, a.range));
+                if (var.type == BaseType::Boolean)
+                    fail(rule::flatten_type_mismatch, a.range,
+                         fmt::format("'{}' is Boolean; pre() of it is not a number", var.name));
+                return Value::scalar(model_->symbols.pre(m.variable));
+            }
+            if (m.kind == Member::Kind::Object)
+                fail(rule::flatten_type_mismatch, a.range, "pre() of a component is not supported");
+            Value v;
+            v.dims = {m.elements.size()};
+            for (const Member& el : m.elements) {
+                Value x = pre_of(el);
+                v.elems.insert(v.elems.end(), x.elems.begin(), x.elems.end());
+            }
+            return v;
+        };
+        return pre_of(*r.member);
+    }
+    if (fname == "noEvent") return value((nargs(1, 1), arg(0)), ctx);
+    if (fname == "smooth") {
+        nargs(2, 2);
+        return value(arg(1), ctx);
+    }
+    if (fname == "sin") return map1([](const ex& x) { return GiNaC::sin(x); });
+    if (fname == "cos") return map1([](const ex& x) { return GiNaC::cos(x); });
+    if (fname == "tan") return map1([](const ex& x) { return GiNaC::tan(x); });
+    if (fname == "asin") return map1([](const ex& x) { return GiNaC::asin(x); });
+    if (fname == "acos") return map1([](const ex& x) { return GiNaC::acos(x); });
+    if (fname == "atan") return map1([](const ex& x) { return GiNaC::atan(x); });
+    if (fname == "sinh") return map1([](const ex& x) { return GiNaC::sinh(x); });
+    if (fname == "cosh") return map1([](const ex& x) { return GiNaC::cosh(x); });
+    if (fname == "tanh") return map1([](const ex& x) { return GiNaC::tanh(x); });
+    if (fname == "exp") return map1([](const ex& x) { return GiNaC::exp(x); });
+    if (fname == "log") return map1([](const ex& x) { return GiNaC::log(x); });
+    if (fname == "log10") return map1([](const ex& x) { return GiNaC::log(x) / GiNaC::log(GiNaC::ex(10)); });
+    if (fname == "sqrt") return map1([](const ex& x) { return GiNaC::sqrt(x); });
+    if (fname == "abs") return map1([](const ex& x) { return GiNaC::abs(x); });
+    if (fname == "sign") return map1([](const ex& x) { return ma_sign(x); });
+    if (fname == "floor") return map1([](const ex& x) { return ma_floor(x); });
+    if (fname == "ceil") return map1([](const ex& x) { return ma_ceil(x); });
+    if (fname == "integer") return map1([](const ex& x) { return ma_floor(x); });
+    auto two = [&](const std::function<ex(const ex&, const ex&)>& f) {
+        nargs(2, 2);
+        Value a = value(arg(0), ctx), b = value(arg(1), ctx);
+        bool ok = true;
+        Value r = elementwise(a, b, f, ok);
+        if (!ok) fail(rule::flatten_type_mismatch, e.range, fmt::format("arguments of {}() differ in shape", fname));
+        return r;
+    };
+    if (fname == "atan2") return two([](const ex& y, const ex& x) { return GiNaC::atan2(y, x); });
+    if (fname == "div") return two([](const ex& a, const ex& b) { return ma_div(a, b); });
+    if (fname == "mod") return two([](const ex& a, const ex& b) { return ma_mod(a, b); });
+    if (fname == "rem") return two([](const ex& a, const ex& b) { return ma_rem(a, b); });
+    if (fname == "min" || fname == "max") {
+        bool is_min = fname == "min";
+        if (e.args.size() == 1) {
+            Value v = value(arg(0), ctx);
+            if (v.elems.empty()) fail(rule::flatten_type_mismatch, e.range, fmt::format("{}() of an empty array", fname));
+            ex r = v.elems[0];
+            for (std::size_t i = 1; i < v.elems.size(); ++i) r = is_min ? ma_min(r, v.elems[i]) : ma_max(r, v.elems[i]);
+            return Value::scalar(r);
+        }
+        return two([is_min](const ex& a, const ex& b) { return is_min ? ma_min(a, b) : ma_max(a, b); });
+    }
+    if (fname == "sum") {
+        if (!e.iterators.empty()) {
+            ex s = 0;
+            for (const auto& env : iterations(e.iterators, ctx)) {
+                std::map<std::string, Value> locals = ctx.locals ? *ctx.locals : std::map<std::string, Value>{};
+                for (const auto& [k, v] : env) locals[k] = v;
+                Ctx c2 = ctx;
+                c2.locals = &locals;
+                s += scalar(arg(0), c2, "the summand");
+            }
+            return Value::scalar(s);
+        }
+        nargs(1, 1);
+        Value v = value(arg(0), ctx);
+        ex s = 0;
+        for (const ex& x : v.elems) s += x;
+        return Value::scalar(s);
+    }
+    if (fname == "size") {
+        nargs(1, 2);
+        Value v = value(arg(0), ctx);
+        if (e.args.size() == 2) {
+            long k = integer(arg(1), ctx, "the dimension of size()");
+            if (k < 1 || static_cast<std::size_t>(k) > v.dims.size())
+                fail(rule::flatten_type_mismatch, e.range, "size(): no such dimension");
+            return Value::scalar(GiNaC::numeric(static_cast<long>(v.dims[static_cast<std::size_t>(k - 1)])));
+        }
+        Value r;
+        r.dims = {v.dims.size()};
+        for (std::size_t d : v.dims) r.elems.push_back(GiNaC::numeric(static_cast<long>(d)));
+        return r;
+    }
+    if (fname == "zeros" || fname == "ones" || fname == "fill") {
+        std::size_t first = fname == "fill" ? 1 : 0;
+        ex elem = fname == "fill" ? scalar(arg(0), ctx, "the fill value") : ex(fname == "ones" ? 1 : 0);
+        Value v;
+        std::size_t total = 1;
+        for (std::size_t i = first; i < e.args.size(); ++i) {
+            long n = integer(arg(i), ctx, "an array size");
+            if (n < 0 || static_cast<std::size_t>(n) > options_.max_array_size)
+                fail(rule::flatten_array_size, e.args[i].range, "array size out of range");
+            v.dims.push_back(static_cast<std::size_t>(n));
+            total *= static_cast<std::size_t>(n);
+            if (total > options_.max_array_size) fail(rule::flatten_array_size, e.range, "array too large");
+        }
+        v.elems.assign(total, elem);
+        return v;
+    }
+    if (fname == "inStream" || fname == "actualStream") {
+        nargs(1, 1);
+        const ast::Expr& a = arg(0);
+        if (a.kind != ast::ExprKind::Ref) fail(rule::flatten_type_mismatch, a.range, fname + "() takes a stream variable");
+        Resolved r = resolve(a.ref, ctx);
+        if (r.local || r.member->kind != Member::Kind::Scalar || !r.member->prefix.stream)
+            fail(rule::flatten_type_mismatch, a.range,
+                 fmt::format("{}() takes a stream variable of a connector; '{}' is not one", fname, r.name));
+        ex s = model_->symbols.variable(r.member->variable);
+        return Value::scalar(fname == "inStream" ? in_stream(s) : actual_stream(s));
+    }
+    static const std::set<std::string> condition_only = {"initial", "terminal", "sample", "edge", "change"};
+    if (condition_only.count(fname))
+        fail(rule::flatten_type_mismatch, e.range,
+             fmt::format("{}() is Boolean; it is allowed only in conditions", fname));
+    static const std::set<std::string> refused = {
+        "loadResource", "Modelica.Utilities.Files.loadResource", "readFile", "getInstanceName", "print",
+        "delay", "spatialDistribution", "cardinality", "homotopy", "semiLinear", "transpose", "cross",
+        "identity", "diagonal", "cat", "linspace", "scalar", "vector", "matrix", "ndims", "product", "skew",
+        "outerProduct", "symmetric", "reinit", "assert", "terminate"};
+    if (refused.count(fname))
+        fail(rule::flatten_unsupported_construct, e.range,
+             fmt::format("{}() is not supported in this context", fname));
+    // A user function.
+    const LexScope* from = ctx.inst && ctx.inst->lex ? ctx.inst->lex : top_scope();
+    ClassHit fn = lookup_class(e.ref, from);
+    if (fn.cls->kind != ast::ClassKind::Function)
+        fail(rule::flatten_unsupported_construct, e.range,
+             fmt::format("'{}' is a {}; record constructors and calls of non-functions are not supported", fname,
+                         kind_name(fn.cls->kind)));
+    return inline_function(fn, e, ctx);
+}
+
+Value Flattener::inline_function(const ClassHit& fn, const ast::Expr& call, const Ctx& ctx) {
+    const ast::ClassDef& f = *fn.cls;
+    if (std::find(function_stack_.begin(), function_stack_.end(), &f) != function_stack_.end())
+        fail(rule::flatten_unsupported_construct, call.range,
+             fmt::format("recursive function '{}' cannot be inlined", f.name));
+    if (function_stack_.size() > 32)
+        fail(rule::flatten_unsupported_construct, call.range, "functions nested too deeply to inline");
+    if (f.external_clause)
+        fail(rule::flatten_unsupported_construct, call.range,
+             fmt::format("'{}' is an external function; external code is not supported", f.name));
+    if (f.is_short)
+        fail(rule::flatten_unsupported_construct, call.range,
+             fmt::format("short function definition '{}' is not supported", f.name));
+    // Inputs, outputs and protected locals, in declaration order.
+    std::vector<std::string> inputs, outputs;
+    std::map<std::string, const ast::ComponentDecl*> decls;
+    for (const ast::Element& el : f.elements) {
+        if (el.kind == ast::Element::Kind::Extends)
+            fail(rule::flatten_unsupported_construct, el.range, "extends in a function is not supported");
+        if (el.kind != ast::Element::Kind::Component) continue;
+        for (const ast::ComponentDecl& d : el.component->decls) {
+            if (!d.dims.empty() || !el.component->type_dims.empty())
+                fail(rule::flatten_unsupported_construct, d.range,
+                     fmt::format("array variable '{}' in function '{}': only scalar functions are inlined", d.name,
+                                 f.name));
+            decls[d.name] = &d;
+            if (el.component->prefix.input) inputs.push_back(d.name);
+            if (el.component->prefix.output) outputs.push_back(d.name);
+        }
+    }
+    if (outputs.empty())
+        fail(rule::flatten_unsupported_construct, call.range, fmt::format("function '{}' has no output", f.name));
+    std::map<std::string, Value> locals;
+    std::size_t pos = 0;
+    for (const ast::FunctionArg& a : call.args) {
+        std::string target;
+        if (a.name.empty()) {
+            if (pos >= inputs.size())
+                fail(rule::flatten_type_mismatch, a.range,
+                     fmt::format("too many arguments for '{}' ({} inputs)", f.name, inputs.size()));
+            target = inputs[pos++];
+        } else {
+            if (std::find(inputs.begin(), inputs.end(), a.name) == inputs.end())
+                fail(rule::flatten_type_mismatch, a.range, fmt::format("'{}' has no input '{}'", f.name, a.name));
+            target = a.name;
+        }
+        locals[target] = value(*a.value, ctx);
+    }
+    function_stack_.push_back(&f);
+    Ctx fctx;
+    fctx.locals = &locals;
+    for (const std::string& in : inputs) {
+        if (locals.count(in)) continue;
+        const ast::ComponentDecl* d = decls[in];
+        if (!d->mod || !d->mod->binding)
+            fail(rule::flatten_type_mismatch, call.range, fmt::format("'{}' needs its input '{}'", f.name, in));
+        locals[in] = value(*d->mod->binding, fctx);
+    }
+    for (const auto& [name, d] : decls)
+        if (!locals.count(name) && d->mod && d->mod->binding) locals[name] = value(*d->mod->binding, fctx);
+    std::function<void(const std::vector<ast::Statement>&)> run = [&](const std::vector<ast::Statement>& body) {
+        for (const ast::Statement& s : body) {
+            switch (s.kind) {
+                case ast::StatementKind::Assign: {
+                    if (!s.lhs || s.lhs->kind != ast::ExprKind::Ref || !s.lhs->ref.simple() ||
+                        !decls.count(s.lhs->ref.parts[0].ident))
+                        fail(rule::flatten_unsupported_construct, s.range,
+                             "only assignments to scalar function variables are inlined");
+                    locals[s.lhs->ref.parts[0].ident] = value(*s.rhs, fctx);
+                    break;
+                }
+                case ast::StatementKind::If: {
+                    // Non-constant conditions merge both branches with mode_if.
+                    bool done = false;
+                    for (const auto& br : s.branches) {
+                        if (done) break;
+                        if (!br.condition) {
+                            run(br.body);
+                            break;
+                        }
+                        ConditionPtr c = fold(condition(*br.condition, fctx));
+                        if (c->kind != Condition::Kind::Constant)
+                            fail(rule::flatten_unsupported_construct, br.condition->range,
+                                 fmt::format("an if-statement in function '{}' whose condition depends on the "
+                                             "model's variables; use an if-expression",
+                                             f.name));
+                        if (c->value) {
+                            run(br.body);
+                            done = true;
+                        }
+                    }
+                    break;
+                }
+                case ast::StatementKind::For: {
+                    for (const auto& env : iterations(s.indices, fctx)) {
+                        for (const auto& [k, v] : env) locals[k] = v;
+                        run(s.body);
+                    }
+                    break;
+                }
+                case ast::StatementKind::Return:
+                    return;
+                default:
+                    fail(rule::flatten_unsupported_construct, s.range,
+                         fmt::format("this statement in function '{}' cannot be inlined", f.name));
+            }
+        }
+    };
+    for (const ast::AlgorithmSection& sec : f.algorithm_sections) run(sec.statements);
+    if (!f.equation_sections.empty())
+        fail(rule::flatten_unsupported_construct, f.range, "equations in a function are not supported");
+    function_stack_.pop_back();
+    auto it = locals.find(outputs[0]);
+    if (it == locals.end())
+        fail(rule::flatten_type_mismatch, call.range,
+             fmt::format("function '{}' does not assign its output '{}'", f.name, outputs[0]));
+    return it->second;
+}
+
+// =========================================================================== conditions
+
+ConditionPtr Flattener::fold(ConditionPtr c) {
+    using K = Condition::Kind;
+    auto constant = [&](bool v) {
+        auto r = std::make_shared<Condition>();
+        r->kind = K::Constant;
+        r->value = v;
+        r->range = c->range;
+        return ConditionPtr(r);
+    };
+    switch (c->kind) {
+        case K::Relation: {
+            auto a = numeric_value(c->lhs), b = numeric_value(c->rhs);
+            if (!a || !b || !a->is_real() || !b->is_real()) return c;
+            switch (c->op) {
+                case Condition::RelOp::Lt: return constant(*a < *b);
+                case Condition::RelOp::Le: return constant(*a <= *b);
+                case Condition::RelOp::Gt: return constant(*a > *b);
+                case Condition::RelOp::Ge: return constant(*a >= *b);
+                case Condition::RelOp::Eq: return constant(*a == *b);
+                case Condition::RelOp::Ne: return constant(*a != *b);
+            }
+            return c;
+        }
+        case K::Not: {
+            ConditionPtr x = fold(c->operands[0]);
+            if (x->kind == K::Constant) return constant(!x->value);
+            if (x == c->operands[0]) return c;
+            auto r = std::make_shared<Condition>(*c);
+            r->operands = {x};
+            return r;
+        }
+        case K::And:
+        case K::Or: {
+            bool is_and = c->kind == K::And;
+            std::vector<ConditionPtr> ops;
+            for (const ConditionPtr& o : c->operands) {
+                ConditionPtr x = fold(o);
+                if (x->kind == K::Constant) {
+                    if (x->value != is_and) return constant(x->value);
+                    continue;
+                }
+                ops.push_back(x);
+            }
+            if (ops.empty()) return constant(is_and);
+            if (ops.size() == 1) return ops[0];
+            auto r = std::make_shared<Condition>(*c);
+            r->operands = ops;
+            return r;
+        }
+        default: return c;
+    }
+}
+
+ConditionPtr Flattener::condition(const ast::Expr& e, const Ctx& ctx) {
+    using K = Condition::Kind;
+    auto make = [&](K k) {
+        auto c = std::make_shared<Condition>();
+        c->kind = k;
+        c->range = e.range;
+        return c;
+    };
+    switch (e.kind) {
+        case ast::ExprKind::Boolean: {
+            auto c = make(K::Constant);
+            c->value = e.boolean;
+            return c;
+        }
+        case ast::ExprKind::Ref: {
+            Resolved r = resolve(e.ref, ctx);
+            if (r.local || r.member->kind != Member::Kind::Scalar)
+                fail(rule::flatten_type_mismatch, e.range, fmt::format("'{}' is not a Boolean", r.name));
+            int v = r.member->variable;
+            const FlatVariable& var = model_->variables[static_cast<std::size_t>(v)];
+            if (var.type != BaseType::Boolean)
+                fail(rule::flatten_type_mismatch, e.range,
+                     fmt::format("'{}' is not a Boolean; write a relation such as '{} > 0'", var.name, var.name));
+            if (var.variability == Variability::Parameter || var.variability == Variability::Constant) {
+                ex val = param_value(v, e.range);
+                auto n = numeric_value(val);
+                if (!n)
+                    fail(rule::flatten_unsupported_construct, e.range,
+                         fmt::format("Boolean parameter '{}' without a value", var.name));
+                auto c = make(K::Constant);
+                c->value = !n->is_zero();
+                return c;
+            }
+            auto c = make(K::Variable);
+            c->variable = v;
+            return c;
+        }
+        case ast::ExprKind::Unary: {
+            if (e.uop != ast::UnaryOp::Not)
+                fail(rule::flatten_type_mismatch, e.range,
+                     fmt::format("'{}' is a number; a condition is expected", ast::to_modelica(e)));
+            auto c = make(K::Not);
+            c->operands = {condition(*e.operands[0], ctx)};
+            return c;
+        }
+        case ast::ExprKind::Binary: {
+            using B = ast::BinaryOp;
+            if (e.bop == B::And || e.bop == B::Or) {
+                auto c = make(e.bop == B::And ? K::And : K::Or);
+                c->operands = {condition(*e.operands[0], ctx), condition(*e.operands[1], ctx)};
+                return c;
+            }
+            Condition::RelOp op;
+            switch (e.bop) {
+                case B::Lt: op = Condition::RelOp::Lt; break;
+                case B::Le: op = Condition::RelOp::Le; break;
+                case B::Gt: op = Condition::RelOp::Gt; break;
+                case B::Ge: op = Condition::RelOp::Ge; break;
+                case B::Eq: op = Condition::RelOp::Eq; break;
+                case B::Ne: op = Condition::RelOp::Ne; break;
+                default:
+                    fail(rule::flatten_type_mismatch, e.range,
+                         fmt::format("'{}' is a number; a condition is expected", ast::to_modelica(e)));
+            }
+            // Boolean == Boolean
+            if ((op == Condition::RelOp::Eq || op == Condition::RelOp::Ne)) {
+                auto is_bool = [&](const ast::Expr& x) {
+                    if (x.kind == ast::ExprKind::Boolean) return true;
+                    if (x.kind == ast::ExprKind::Ref) {
+                        Resolved r = resolve(x.ref, ctx);
+                        return !r.local && r.member->kind == Member::Kind::Scalar &&
+                               model_->variables[static_cast<std::size_t>(r.member->variable)].type ==
+                                   BaseType::Boolean;
+                    }
+                    return false;
+                };
+                if (is_bool(*e.operands[0]) || is_bool(*e.operands[1])) {
+                    ConditionPtr a = condition(*e.operands[0], ctx), b = condition(*e.operands[1], ctx);
+                    auto both = make(K::And);
+                    both->operands = {a, b};
+                    auto na = make(K::Not);
+                    na->operands = {a};
+                    auto nb = make(K::Not);
+                    nb->operands = {b};
+                    auto neither = make(K::And);
+                    neither->operands = {na, nb};
+                    auto eq = make(K::Or);
+                    eq->operands = {both, neither};
+                    if (op == Condition::RelOp::Eq) return eq;
+                    auto ne = make(K::Not);
+                    ne->operands = {eq};
+                    return ne;
+                }
+            }
+            auto c = make(K::Relation);
+            c->op = op;
+            c->lhs = scalar(*e.operands[0], ctx, "the left side of a relation");
+            c->rhs = scalar(*e.operands[1], ctx, "the right side of a relation");
+            return c;
+        }
+        case ast::ExprKind::Call: {
+            std::string fname = e.ref.dotted();
+            if (fname == "noEvent" && e.args.size() == 1) return condition(*e.args[0].value, ctx);
+            if (fname == "initial" || fname == "terminal") {
+                if (!e.args.empty()) fail(rule::flatten_type_mismatch, e.range, fname + "() takes no arguments");
+                if (fname == "terminal")
+                    fail(rule::flatten_unsupported_construct, e.range, "terminal() is not supported");
+                return make(K::Initial);
+            }
+            if (fname == "sample") {
+                if (e.args.size() != 2)
+                    fail(rule::flatten_type_mismatch, e.range, "sample(start, interval) takes two arguments");
+                auto c = make(K::Sample);
+                c->lhs = scalar(*e.args[0].value, ctx, "the start of sample()");
+                c->rhs = scalar(*e.args[1].value, ctx, "the interval of sample()");
+                auto iv = numeric_value(c->rhs);
+                if (!iv || !iv->is_real() || !iv->is_positive())
+                    fail(rule::flatten_type_mismatch, e.args[1].range, "the interval of sample() must be a positive constant");
+                return c;
+            }
+            if (fname == "pre" || fname == "edge" || fname == "change") {
+                if (e.args.size() != 1 || e.args[0].value->kind != ast::ExprKind::Ref)
+                    fail(rule::flatten_type_mismatch, e.range, fmt::format("{}() takes one variable", fname));
+                Resolved r = resolve(e.args[0].value->ref, ctx);
+                if (r.local || r.member->kind != Member::Kind::Scalar)
+                    fail(rule::flatten_type_mismatch, e.range, fmt::format("{}() takes a scalar variable", fname));
+                int v = r.member->variable;
+                const FlatVariable& var = model_->variables[static_cast<std::size_t>(v)];
+                if (var.type != BaseType::Boolean) {
+                    if (fname != "change")
+                        fail(rule::flatten_type_mismatch, e.range,
+                             fmt::format("'{}' is not a Boolean; {}() of it is not a condition", var.name, fname));
+                    auto c = make(K::Relation);
+                    c->op = Condition::RelOp::Ne;
+                    c->lhs = model_->symbols.variable(v);
+                    c->rhs = model_->symbols.pre(v);
+                    return c;
+                }
+                auto now = make(K::Variable);
+                now->variable = v;
+                auto before = make(K::Variable);
+                before->variable = v;
+                before->pre = true;
+                if (fname == "pre") return before;
+                auto not_before = make(K::Not);
+                not_before->operands = {before};
+                auto rising = make(K::And);
+                rising->operands = {now, not_before};
+                if (fname == "edge") return rising;
+                auto not_now = make(K::Not);
+                not_now->operands = {now};
+                auto falling = make(K::And);
+                falling->operands = {not_now, before};
+                auto c = make(K::Or);
+                c->operands = {rising, falling};
+                return c;
+            }
+            fail(rule::flatten_unsupported_construct, e.range,
+                 fmt::format("{}() in a condition is not supported", fname));
+        }
+        case ast::ExprKind::If: {
+            // if c1 then a elseif ... else b, as (c1 and a) or (not c1 and (...)).
+            std::size_t n = e.operands.size();
+            ConditionPtr result = condition(*e.operands[n - 1], ctx);
+            for (std::size_t i = n - 1; i >= 2; i -= 2) {
+                ConditionPtr c = condition(*e.operands[i - 2], ctx);
+                ConditionPtr t = condition(*e.operands[i - 1], ctx);
+                auto yes = make(K::And);
+                yes->operands = {c, t};
+                auto nc = make(K::Not);
+                nc->operands = {c};
+                auto no = make(K::And);
+                no->operands = {nc, result};
+                auto r = make(K::Or);
+                r->operands = {yes, no};
+                result = r;
+                if (i < 2) break;
+            }
+            return result;
+        }
+        default:
+            fail(rule::flatten_type_mismatch, e.range,
+                 fmt::format("'{}' is not a condition", ast::to_modelica(e)));
+    }
+}
+
+// =========================================================================== equations
+
+void Flattener::equations(const std::vector<ast::Equation>& eqs, const EqCtx& ec) {
+    for (const ast::Equation& eq : eqs) equation(eq, ec);
+}
+
+void Flattener::add_equation(const Value& l, const Value& r, const ast::Equation* src, SourceRange where,
+                             const EqCtx& ec, const std::string& origin) {
+    if (l.dims != r.dims)
+        fail(rule::flatten_type_mismatch, where,
+             fmt::format("the two sides of the equation have shapes {} and {}", l.shape(), r.shape()));
+    for (std::size_t i = 0; i < l.size(); ++i) {
+        FlatEquation fe;
+        fe.lhs = l.elems[i];
+        fe.rhs = r.elems[i];
+        fe.range = where;
+        fe.origin = origin;
+        fe.active_when = ec.active;
+        fe.initial = ec.initial;
+        fe.suppress = ec.suppress;
+        (ec.initial ? model_->initial_equations : model_->equations).push_back(std::move(fe));
+    }
+    (void)src;
+}
+
+std::vector<std::string> Flattener::suppressions(const ast::Modification* annotation, const Ctx& ctx) {
+    std::vector<std::string> out;
+    if (!annotation) return out;
+    for (const ast::ElementModification& em : annotation->arguments) {
+        if (em.name.dotted() != "__ModeAudit" || !em.mod) continue;
+        for (const ast::ElementModification& a : em.mod->arguments) {
+            if (a.name.dotted() != "suppress" || !a.mod || !a.mod->binding) continue;
+            const ast::Expr& b = *a.mod->binding;
+            auto take = [&](const ast::Expr& s) {
+                if (s.kind != ast::ExprKind::String)
+                    fail(rule::flatten_type_mismatch, s.range, "suppress = {\"rule-id\", ...} takes strings");
+                if (!find_rule(s.text))
+                    fail(rule::flatten_undefined_name, s.range,
+                         fmt::format("unknown rule '{}' in suppress; `modeaudit rules` lists them", s.text));
+                out.push_back(s.text);
+            };
+            if (b.kind == ast::ExprKind::Array)
+                for (const ast::ExprPtr& s : b.operands) take(*s);
+            else
+                take(b);
+        }
+    }
+    (void)ctx;
+    return out;
+}
+
+void Flattener::equation(const ast::Equation& eq, const EqCtx& outer) {
+    EqCtx ec = outer;
+    if (eq.annotation) {
+        auto s = suppressions(eq.annotation.get(), ec.ctx);
+        ec.suppress.insert(ec.suppress.end(), s.begin(), s.end());
+    }
+    const Ctx& ctx = ec.ctx;
+    switch (eq.kind) {
+        case ast::EquationKind::Simple: {
+            // A Boolean variable defined by a relation: the MSL diode's `off = s < 0;`.
+            if (eq.lhs->kind == ast::ExprKind::Ref) {
+                Resolved r = resolve(eq.lhs->ref, ctx);
+                if (!r.local && r.member->kind == Member::Kind::Scalar) {
+                    const FlatVariable& var = model_->variables[static_cast<std::size_t>(r.member->variable)];
+                    if (var.type == BaseType::Boolean) {
+                        if (var.variability != Variability::Discrete)
+                            fail(rule::flatten_type_mismatch, eq.range,
+                                 fmt::format("'{}' is a {}; it cannot be defined by an equation", var.name,
+                                             var.variability == Variability::Parameter ? "parameter" : "constant"));
+                        if (!ec.active.empty())
+                            fail(rule::flatten_unsupported_construct, eq.range,
+                                 "a Boolean defined inside an if-equation with a non-parameter condition");
+                        RelationDefinition rd;
+                        rd.variable = r.member->variable;
+                        rd.condition = fold(condition(*eq.rhs, ctx));
+                        rd.range = eq.range;
+                        model_->relation_definitions.push_back(rd);
+                        return;
+                    }
+                    if (var.type == BaseType::Integer && var.variability == Variability::Discrete)
+                        fail(rule::flatten_unsupported_construct, eq.range,
+                             fmt::format("Integer variable '{}' defined by an equation outside when; assign it in "
+                                         "a when-clause",
+                                         var.name));
+                }
+            }
+            Value l = value(*eq.lhs, ctx);
+            Value r = value(*eq.rhs, ctx);
+            add_equation(l, r, &eq, eq.range, ec, "equation");
+            return;
+        }
+        case ast::EquationKind::Connect:
+            if (!ec.active.empty())
+                fail(rule::flatten_unsupported_construct, eq.range,
+                     "connect inside an if-equation with a non-parameter condition is not supported");
+            connect(eq, ec);
+            return;
+        case ast::EquationKind::If: {
+            std::vector<std::pair<int, bool>> negated;  // earlier conditions, false
+            FlatModel::IfEquationShape shape;
+            shape.range = eq.range;
+            bool any_dynamic = false;
+            for (const auto& br : eq.branches) {
+                ConditionPtr c;
+                if (br.condition) {
+                    c = fold(condition(*br.condition, ctx));
+                    if (c->kind == Condition::Kind::Constant && !any_dynamic) {
+                        if (c->value) {
+                            equations(br.body, ec);
+                            return;
+                        }
+                        continue;  // a false parameter branch is dropped
+                    }
+                }
+                EqCtx bc = ec;
+                bc.active.insert(bc.active.end(), negated.begin(), negated.end());
+                if (c && c->kind == Condition::Kind::Constant) {
+                    if (!c->value) continue;
+                    // a true branch after dynamic ones: acts as else
+                } else if (c) {
+                    int k = new_condition(c, br.condition->range);
+                    bc.active.emplace_back(k, true);
+                    negated.emplace_back(k, false);
+                    any_dynamic = true;
+                } else {
+                    shape.has_else = true;
+                }
+                if (!any_dynamic) {
+                    // only an else branch remains after false parameter branches
+                    equations(br.body, ec);
+                    return;
+                }
+                std::size_t before = model_->equations.size() + model_->initial_equations.size();
+                equations(br.body, bc);
+                std::size_t after = model_->equations.size() + model_->initial_equations.size();
+                shape.branch_sizes.push_back(after - before);
+                shape.branch_ranges.push_back(br.range);
+                if (c && c->kind == Condition::Kind::Constant) {
+                    shape.has_else = true;
+                    break;
+                }
+            }
+            if (any_dynamic) model_->if_equations.push_back(shape);
+            return;
+        }
+        case ast::EquationKind::For: {
+            for (const auto& env : iterations(eq.indices, ctx)) {
+                std::map<std::string, Value> locals = ctx.locals ? *ctx.locals : std::map<std::string, Value>{};
+                for (const auto& [k, v] : env) locals[k] = v;
+                EqCtx fc = ec;
+                fc.ctx.locals = &locals;
+                equations(eq.body, fc);
+            }
+            return;
+        }
+        case ast::EquationKind::When:
+            if (ctx.in_when)
+                fail(rule::flatten_unsupported_construct, eq.range, "when-clauses cannot be nested (Modelica 8.3.5)");
+            if (!ec.active.empty())
+                fail(rule::flatten_unsupported_construct, eq.range,
+                     "a when-clause inside an if-equation with a non-parameter condition is not supported");
+            when_clause(&eq.branches, nullptr, ec, eq.range);
+            return;
+        case ast::EquationKind::Call: {
+            std::string fname = eq.call->ref.dotted();
+            if (fname == "assert") {
+                assert_action(*eq.call, nullptr, ec);
+                return;
+            }
+            if (fname == "reinit") {
+                model_->reinit_outside_when.push_back(eq.range);
+                return;
+            }
+            if (fname == "terminate")
+                fail(rule::flatten_unsupported_construct, eq.range, "terminate() outside a when-clause is not supported");
+            fail(rule::flatten_unsupported_construct, eq.range,
+                 fmt::format("the call equation {}(...) is not supported", fname));
+        }
+    }
+}
+
+void Flattener::assert_action(const ast::Expr& call, FlatWhen* w, const EqCtx& ec) {
+    if (call.args.size() < 2 || call.args.size() > 3)
+        fail(rule::flatten_type_mismatch, call.range, "assert(condition, message[, level]) takes 2 or 3 arguments");
+    ConditionPtr c = fold(condition(*call.args[0].value, ec.ctx));
+    const ast::Expr& msg = *call.args[1].value;
+    std::string text;
+    if (msg.kind == ast::ExprKind::String)
+        text = msg.text;
+    else
+        text = ast::to_modelica(msg);
+    std::string level = "error";
+    if (call.args.size() == 3) {
+        std::string l = ast::to_modelica(*call.args[2].value);
+        if (l.find("warning") != std::string::npos) level = "warning";
+    }
+    if (w) {
+        WhenAction a;
+        a.kind = WhenAction::Kind::Assert;
+        a.assertion = c;
+        a.message = text;
+        a.range = call.range;
+        w->actions.push_back(a);
+        return;
+    }
+    FlatAssert fa;
+    fa.condition = c;
+    fa.message = text;
+    fa.active_when = ec.active;
+    fa.level = level;
+    fa.range = call.range;
+    model_->asserts.push_back(fa);
+}
+
+void Flattener::reinit_action(const ast::Expr& call, FlatWhen& w, const Ctx& ctx) {
+    if (call.args.size() != 2)
+        fail(rule::flatten_type_mismatch, call.range, "reinit(variable, value) takes two arguments");
+    const ast::Expr& target = *call.args[0].value;
+    if (target.kind != ast::ExprKind::Ref)
+        fail(rule::flatten_type_mismatch, target.range, "the first argument of reinit() must be a variable");
+    Resolved r = resolve(target.ref, ctx);
+    if (r.local || r.member->kind != Member::Kind::Scalar)
+        fail(rule::flatten_unsupported_construct, target.range, "reinit() of an array or component is not supported");
+    const FlatVariable& var = model_->variables[static_cast<std::size_t>(r.member->variable)];
+    if (var.variability != Variability::Continuous)
+        fail(rule::flatten_type_mismatch, target.range,
+             fmt::format("reinit() needs a continuous Real variable; '{}' is not one", var.name));
+    Ctx vc = ctx;
+    vc.pre_for_state = true;  // the new value is computed from the values before the event
+    WhenAction a;
+    a.kind = WhenAction::Kind::Reinit;
+    a.variable = r.member->variable;
+    a.value = scalar(*call.args[1].value, vc, "the value of reinit()");
+    a.range = call.range;
+    w.actions.push_back(a);
+}
+
+void Flattener::when_equations(const std::vector<ast::Equation>& body, FlatWhen& w, const Ctx& ctx) {
+    for (const ast::Equation& eq : body) {
+        switch (eq.kind) {
+            case ast::EquationKind::Simple: {
+                if (eq.lhs->kind == ast::ExprKind::Ref) {
+                    Resolved r = resolve(eq.lhs->ref, ctx);
+                    if (!r.local && r.member->kind == Member::Kind::Scalar) {
+                        int v = r.member->variable;
+                        const FlatVariable& var = model_->variables[static_cast<std::size_t>(v)];
+                        if (var.variability == Variability::Discrete) {
+                            WhenAction a;
+                            a.kind = WhenAction::Kind::AssignDiscrete;
+                            a.variable = v;
+                            a.range = eq.range;
+                            if (var.type == BaseType::Boolean)
+                                a.bool_value = fold(condition(*eq.rhs, ctx));
+                            else
+                                a.value = scalar(*eq.rhs, ctx, "the assigned value");
+                            w.actions.push_back(a);
+                            continue;
+                        }
+                        if (var.variability != Variability::Continuous)
+                            fail(rule::flatten_type_mismatch, eq.range,
+                                 fmt::format("'{}' is a parameter; it cannot change at an event", var.name));
+                    }
+                }
+                // Extension 1: a restart constraint between left limits pre(v) and restart values v.
+                Value l = value(*eq.lhs, ctx), rv = value(*eq.rhs, ctx);
+                if (l.dims != rv.dims)
+                    fail(rule::flatten_type_mismatch, eq.range,
+                         fmt::format("the two sides have shapes {} and {}", l.shape(), rv.shape()));
+                for (std::size_t i = 0; i < l.size(); ++i) {
+                    WhenAction a;
+                    a.kind = WhenAction::Kind::RestartConstraint;
+                    a.lhs = l.elems[i];
+                    a.rhs = rv.elems[i];
+                    a.range = eq.range;
+                    w.actions.push_back(a);
+                }
+                sink_.report(rule::flatten_restart_constraint, eq.range,
+                             "restart constraint (modeaudit extension 1): relates the left limits pre(v) to the "
+                             "restart values v; a standard Modelica tool rejects it");
+                break;
+            }
+            case ast::EquationKind::Call: {
+                std::string fname = eq.call->ref.dotted();
+                if (fname == "reinit") {
+                    reinit_action(*eq.call, w, ctx);
+                } else if (fname == "assert") {
+                    EqCtx ec;
+                    ec.ctx = ctx;
+                    assert_action(*eq.call, &w, ec);
+                } else if (fname == "terminate") {
+                    WhenAction a;
+                    a.kind = WhenAction::Kind::Terminate;
+                    a.range = eq.range;
+                    if (!eq.call->args.empty() && eq.call->args[0].value->kind == ast::ExprKind::String)
+                        a.message = eq.call->args[0].value->text;
+                    w.actions.push_back(a);
+                } else {
+                    fail(rule::flatten_unsupported_construct, eq.range,
+                         fmt::format("the call {}(...) inside when is not supported", fname));
+                }
+                break;
+            }
+            case ast::EquationKind::For: {
+                for (const auto& env : iterations(eq.indices, ctx)) {
+                    std::map<std::string, Value> locals = ctx.locals ? *ctx.locals : std::map<std::string, Value>{};
+                    for (const auto& [k, v] : env) locals[k] = v;
+                    Ctx c2 = ctx;
+                    c2.locals = &locals;
+                    when_equations(eq.body, w, c2);
+                }
+                break;
+            }
+            case ast::EquationKind::If: {
+                bool done = false;
+                for (const auto& br : eq.branches) {
+                    if (done) break;
+                    if (!br.condition) {
+                        when_equations(br.body, w, ctx);
+                        break;
+                    }
+                    ConditionPtr c = fold(condition(*br.condition, ctx));
+                    if (c->kind != Condition::Kind::Constant)
+                        fail(rule::flatten_unsupported_construct, br.condition->range,
+                             "an if-equation inside when with a non-parameter condition is not supported; use "
+                             "if-expressions in the assigned values");
+                    if (c->value) {
+                        when_equations(br.body, w, ctx);
+                        done = true;
+                    }
+                }
+                break;
+            }
+            case ast::EquationKind::When:
+                fail(rule::flatten_unsupported_construct, eq.range, "when-clauses cannot be nested (Modelica 8.3.5)");
+            case ast::EquationKind::Connect:
+                fail(rule::flatten_unsupported_construct, eq.range, "connect inside when is not allowed");
+        }
+    }
+}
+
+void Flattener::when_statements(const std::vector<ast::Statement>& body, FlatWhen& w, const Ctx& ctx) {
+    for (const ast::Statement& s : body) {
+        switch (s.kind) {
+            case ast::StatementKind::Assign: {
+                if (!s.lhs || s.lhs->kind != ast::ExprKind::Ref)
+                    fail(rule::flatten_unsupported_construct, s.range, "multiple assignment inside when is not supported");
+                Resolved r = resolve(s.lhs->ref, ctx);
+                if (r.local || r.member->kind != Member::Kind::Scalar)
+                    fail(rule::flatten_unsupported_construct, s.range, "assignment of an array inside when");
+                int v = r.member->variable;
+                const FlatVariable& var = model_->variables[static_cast<std::size_t>(v)];
+                WhenAction a;
+                a.variable = v;
+                a.range = s.range;
+                if (var.variability == Variability::Discrete) {
+                    a.kind = WhenAction::Kind::AssignDiscrete;
+                    if (var.type == BaseType::Boolean)
+                        a.bool_value = fold(condition(*s.rhs, ctx));
+                    else
+                        a.value = scalar(*s.rhs, ctx, "the assigned value");
+                } else if (var.variability == Variability::Continuous) {
+                    a.kind = WhenAction::Kind::AssignContinuous;  // flatten-continuous-assigned-in-when
+                    Ctx vc = ctx;
+                    vc.pre_for_state = true;
+                    a.value = scalar(*s.rhs, vc, "the assigned value");
+                } else {
+                    fail(rule::flatten_type_mismatch, s.range,
+                         fmt::format("'{}' is a parameter; it cannot be assigned at an event", var.name));
+                }
+                w.actions.push_back(a);
+                break;
+            }
+            case ast::StatementKind::Call: {
+                std::string fname = s.call->ref.dotted();
+                if (fname == "reinit") {
+                    reinit_action(*s.call, w, ctx);
+                } else if (fname == "assert") {
+                    EqCtx ec;
+                    ec.ctx = ctx;
+                    assert_action(*s.call, &w, ec);
+                } else if (fname == "terminate") {
+                    WhenAction a;
+                    a.kind = WhenAction::Kind::Terminate;
+                    a.range = s.range;
+                    w.actions.push_back(a);
+                } else {
+                    fail(rule::flatten_unsupported_construct, s.range,
+                         fmt::format("the call {}(...) inside when is not supported", fname));
+                }
+                break;
+            }
+            case ast::StatementKind::If: {
+                bool done = false;
+                for (const auto& br : s.branches) {
+                    if (done) break;
+                    if (!br.condition) {
+                        when_statements(br.body, w, ctx);
+                        break;
+                    }
+                    ConditionPtr c = fold(condition(*br.condition, ctx));
+                    if (c->kind != Condition::Kind::Constant)
+                        fail(rule::flatten_unsupported_construct, br.condition->range,
+                             "an if-statement inside when with a non-parameter condition is not supported");
+                    if (c->value) {
+                        when_statements(br.body, w, ctx);
+                        done = true;
+                    }
+                }
+                break;
+            }
+            case ast::StatementKind::For: {
+                for (const auto& env : iterations(s.indices, ctx)) {
+                    std::map<std::string, Value> locals = ctx.locals ? *ctx.locals : std::map<std::string, Value>{};
+                    for (const auto& [k, v] : env) locals[k] = v;
+                    Ctx c2 = ctx;
+                    c2.locals = &locals;
+                    when_statements(s.body, w, c2);
+                }
+                break;
+            }
+            case ast::StatementKind::When:
+                fail(rule::flatten_unsupported_construct, s.range, "when-statements cannot be nested");
+            default:
+                fail(rule::flatten_unsupported_construct, s.range, "this statement is not supported inside when");
+        }
+    }
+}
+
+void Flattener::when_clause(const std::vector<ast::Branch<ast::Equation>>* eqb,
+                            const std::vector<ast::Branch<ast::Statement>>* stb, const EqCtx& ec,
+                            SourceRange where) {
+    int chain = ++when_chain_;
+    std::size_t n = eqb ? eqb->size() : stb->size();
+    for (std::size_t i = 0; i < n; ++i) {
+        const ast::Expr* cond = eqb ? (*eqb)[i].condition.get() : (*stb)[i].condition.get();
+        SourceRange brange = eqb ? (*eqb)[i].range : (*stb)[i].range;
+        FlatWhen w;
+        w.chain = chain;
+        w.priority = static_cast<int>(i);
+        w.in_algorithm = stb != nullptr;
+        w.range = i == 0 ? where : brange;
+        if (!cond) fail(rule::parse_syntax_error, brange, "when without a condition");
+        std::vector<const ast::Expr*> triggers;
+        if (cond->kind == ast::ExprKind::Array)
+            for (const ast::ExprPtr& c : cond->operands) triggers.push_back(c.get());
+        else
+            triggers.push_back(cond);
+        for (const ast::Expr* t : triggers) {
+            ConditionPtr c = fold(condition(*t, ec.ctx));
+            if (c->kind == Condition::Kind::Initial)
+                w.initial = true;
+            else
+                w.triggers.push_back(c);
+        }
+        Ctx body = ec.ctx;
+        body.in_when = true;
+        if (eqb)
+            when_equations((*eqb)[i].body, w, body);
+        else
+            when_statements((*stb)[i].body, w, body);
+        model_->whens.push_back(std::move(w));
+    }
+}
+
+void Flattener::algorithm(const ast::AlgorithmSection& sec, Instance* inst) {
+    // Sequential assignments to continuous variables become equations, each
+    // variable defined by its final value (earlier assignments substituted).
+    Ctx ctx{inst, nullptr};
+    std::map<int, ex> assigned;
+    std::vector<int> assigned_order;
+    std::vector<SourceRange> where;
+    GiNaC::exmap current;
+    for (const ast::Statement& s : sec.statements) {
+        switch (s.kind) {
+            case ast::StatementKind::Assign: {
+                if (!s.lhs || s.lhs->kind != ast::ExprKind::Ref)
+                    fail(rule::flatten_unsupported_construct, s.range, "multiple assignment (a, b) := f(...) is not supported");
+                Resolved r = resolve(s.lhs->ref, ctx);
+                if (r.local || r.member->kind != Member::Kind::Scalar)
+                    fail(rule::flatten_unsupported_construct, s.range, "assignment to an array in an algorithm");
+                int v = r.member->variable;
+                const FlatVariable& var = model_->variables[static_cast<std::size_t>(v)];
+                if (var.variability != Variability::Continuous)
+                    fail(rule::flatten_unsupported_construct, s.range,
+                         fmt::format("assignment to the {} variable '{}' outside when", 
+                                     var.variability == Variability::Discrete ? "discrete" : "parameter", var.name));
+                ex val = scalar(*s.rhs, ctx, "the assigned value").subs(current);
+                if (!assigned.count(v)) {
+                    assigned_order.push_back(v);
+                    where.push_back(s.range);
+                }
+                assigned[v] = val;
+                current[model_->symbols.variable(v)] = val;
+                break;
+            }
+            case ast::StatementKind::When:
+                if (sec.initial)
+                    fail(rule::flatten_unsupported_construct, s.range, "when in an initial algorithm");
+                {
+                    EqCtx ec;
+                    ec.ctx = ctx;
+                    when_clause(nullptr, &s.branches, ec, s.range);
+                }
+                break;
+            case ast::StatementKind::Call: {
+                std::string fname = s.call->ref.dotted();
+                if (fname == "reinit") {
+                    model_->reinit_outside_when.push_back(s.range);
+                    break;
+                }
+                if (fname == "assert") {
+                    EqCtx ec;
+                    ec.ctx = ctx;
+                    assert_action(*s.call, nullptr, ec);
+                    break;
+                }
+                fail(rule::flatten_unsupported_construct, s.range,
+                     fmt::format("the call {}(...) in an algorithm is not supported", fname));
+            }
+            case ast::StatementKind::While:
+                fail(rule::flatten_unsupported_construct, s.range, "while loops are not supported");
+            default:
+                fail(rule::flatten_unsupported_construct, s.range,
+                     "only assignments and when-statements are supported in a model's algorithm");
+        }
+    }
+    for (std::size_t i = 0; i < assigned_order.size(); ++i) {
+        int v = assigned_order[i];
+        FlatEquation fe;
+        fe.lhs = model_->symbols.variable(v);
+        fe.rhs = assigned[v];
+        fe.range = where[i];
+        fe.origin = sec.initial ? "initial algorithm" : "algorithm";
+        fe.initial = sec.initial;
+        (sec.initial ? model_->initial_equations : model_->equations).push_back(std::move(fe));
+    }
+}
+
+void Flattener::connect(const ast::Equation& eq, const EqCtx& ec) {
+    ConnectRecord rec;
+    rec.range = eq.range;
+    auto side = [&](const ast::Expr& e, ConnectorRef& out) {
+        if (e.kind != ast::ExprKind::Ref)
+            fail(rule::flatten_type_mismatch, e.range, "connect() takes two connectors");
+        Resolved r = resolve(e.ref, ec.ctx);
+        if (r.local) fail(rule::flatten_type_mismatch, e.range, "connect() takes connectors, not iterators");
+        if (!r.member->is_connector)
+            fail(rule::flatten_type_mismatch, e.range,
+                 fmt::format("'{}' is not a connector; connect() joins connectors", r.name));
+        out.member = r.member;
+        out.name = r.name;
+        // Section 9.1.2: `c` is an outside connector of this instance, `a.c` an inside one.
+        out.inside = e.ref.parts.size() > 1;
+        out.range = e.range;
+    };
+    side(*eq.lhs, rec.a);
+    side(*eq.rhs, rec.b);
+    rec.text = fmt::format("connect({}, {})", rec.a.name, rec.b.name);
+    connects_.push_back(rec);
+}
+
+// =========================================================================== finishing
+
+void Flattener::finish_attributes() {
+    for (const PendingAttributes& pa : attributes_) {
+        FlatVariable& var = model_->variables[static_cast<std::size_t>(pa.variable)];
+        Ctx ctx{pa.inst, nullptr};
+        auto attr_value = [&](const char* name) -> std::optional<ex> {
+            ModPtr m = sub(pa.mod, name);
+            if (!m || !m->binding) return std::nullopt;
+            Ctx c2{m->binding_scope ? m->binding_scope : pa.inst, nullptr};
+            if (var.type == BaseType::Boolean && std::string(name) == "start") {
+                ConditionPtr c = fold(condition(*m->binding, c2));
+                if (c->kind != Condition::Kind::Constant)
+                    fail(rule::flatten_type_mismatch, m->range, "the start value of a Boolean must be constant");
+                return ex(c->value ? 1 : 0);
+            }
+            Value v = value(*m->binding, c2);
+            for (long k : m->binding_subscript) {
+                if (v.dims.empty() || k < 1 || static_cast<std::size_t>(k) > v.dims[0])
+                    fail(rule::flatten_type_mismatch, m->range,
+                         fmt::format("attribute {} of '{}' does not fit the array", name, var.name));
+                std::size_t stride = v.size() / v.dims[0];
+                Value part;
+                part.dims.assign(v.dims.begin() + 1, v.dims.end());
+                part.elems.assign(v.elems.begin() + static_cast<long>((k - 1) * static_cast<long>(stride)),
+                                  v.elems.begin() + static_cast<long>(k * static_cast<long>(stride)));
+                v = part;
+            }
+            if (!v.is_scalar())
+                fail(rule::flatten_type_mismatch, m->range,
+                     fmt::format("attribute {} of '{}' has shape {}; use each", name, var.name, v.shape()));
+            return v.elems[0];
+        };
+        if (pa.mod) {
+            static const std::set<std::string> known = {"start", "fixed", "min", "max", "nominal", "unit",
+                                                        "quantity", "displayUnit", "stateSelect", "unbounded"};
+            for (const std::string& a : pa.mod->arg_order)
+                if (!known.count(a))
+                    fail(rule::flatten_undefined_name, pa.mod->args.at(a)->range,
+                         fmt::format("'{}' has no attribute or component '{}'", var.name, a));
+            var.start = attr_value("start");
+            if (ModPtr f = sub(pa.mod, "fixed"); f && f->binding) {
+                ConditionPtr c = fold(condition(*f->binding, Ctx{f->binding_scope ? f->binding_scope : pa.inst, nullptr}));
+                if (c->kind != Condition::Kind::Constant)
+                    fail(rule::flatten_type_mismatch, f->range, "fixed must be a constant Boolean");
+                var.fixed = c->value;
+            } else {
+                var.fixed = var.variability == Variability::Parameter || var.variability == Variability::Constant;
+            }
+            var.min = attr_value("min");
+            var.max = attr_value("max");
+            var.nominal = attr_value("nominal");
+            if (ModPtr u = sub(pa.mod, "unit"); u && u->binding && u->binding->kind == ast::ExprKind::String)
+                var.unit = u->binding->text;
+        }
+        // Component annotations: Evaluate = false; __ModeAudit(...).
+        if (pa.decl->annotation) {
+            for (const ast::ElementModification& em : pa.decl->annotation->arguments) {
+                std::string n = em.name.dotted();
+                if (n == "Evaluate" && em.mod && em.mod->binding && em.mod->binding->kind == ast::ExprKind::Boolean &&
+                    !em.mod->binding->boolean && var.variability == Variability::Parameter)
+                    var.kept_symbolic = true;
+                if (n != "__ModeAudit" || !em.mod) continue;
+                InvariantDecl inv;
+                inv.range = em.range;
+                bool any = false;
+                for (const ast::ElementModification& a : em.mod->arguments) {
+                    std::string an = a.name.dotted();
+                    if (!a.mod || !a.mod->binding) continue;
+                    const ast::Expr& b = *a.mod->binding;
+                    if (an == "rate") {
+                        inv.rate = scalar(b, ctx, "the declared rate");
+                        any = true;
+                    } else if (an == "atEvents") {
+                        if (b.kind != ast::ExprKind::String ||
+                            (b.text != "conserved" && b.text != "nonincreasing" && b.text != "nondecreasing"))
+                            fail(rule::flatten_type_mismatch, b.range,
+                                 "atEvents must be \"conserved\", \"nonincreasing\" or \"nondecreasing\"");
+                        inv.at_events = b.text;
+                        any = true;
+                    } else if (an == "modes") {
+                        if (b.kind != ast::ExprKind::Array)
+                            fail(rule::flatten_type_mismatch, b.range, "modes = {\"id\", ...} takes strings");
+                        for (const ast::ExprPtr& s : b.operands) {
+                            if (s->kind != ast::ExprKind::String)
+                                fail(rule::flatten_type_mismatch, s->range, "modes = {\"id\", ...} takes strings");
+                            inv.modes.push_back(s->text);
+                        }
+                    } else if (an != "suppress") {
+                        fail(rule::flatten_undefined_name, a.range,
+                             fmt::format("unknown __ModeAudit argument '{}' (rate, atEvents, modes, suppress)", an));
+                    }
+                }
+                if (any) var.invariant = inv;
+            }
+            var.suppress = suppressions(pa.decl->annotation.get(), ctx);
+        }
+    }
+    // Parameter values now (attributes first: a parameter without binding uses start).
+    for (std::size_t v = 0; v < model_->variables.size(); ++v) {
+        FlatVariable& var = model_->variables[v];
+        if (var.variability == Variability::Parameter || var.variability == Variability::Constant)
+            param_value(static_cast<int>(v), var.range);
+    }
+}
+
+void Flattener::finish_bindings() {
+    std::set<int> bound;
+    for (const PendingBinding& b : bindings_) bound.insert(b.variable);
+    for (std::size_t v = 0; v < model_->variables.size(); ++v) {
+        FlatVariable& var = model_->variables[v];
+        if (var.input && var.name.find('.') == std::string::npos && var.variability == Variability::Continuous &&
+            !bound.count(static_cast<int>(v)))
+            var.exogenous = true;
+    }
+    for (const PendingBinding& b : bindings_) {
+        FlatVariable& var = model_->variables[static_cast<std::size_t>(b.variable)];
+        Ctx ctx{b.scope, nullptr};
+        if (var.type == BaseType::Boolean) {
+            RelationDefinition rd;
+            rd.variable = b.variable;
+            rd.condition = fold(condition(*b.expr, ctx));
+            rd.range = b.range;
+            model_->relation_definitions.push_back(rd);
+            continue;
+        }
+        if (var.variability == Variability::Discrete)
+            fail(rule::flatten_unsupported_construct, b.range,
+                 fmt::format("binding of the discrete variable '{}' outside when", var.name));
+        Value v = value(*b.expr, ctx);
+        for (long k : b.subscript) {
+            if (v.dims.empty() || k < 1 || static_cast<std::size_t>(k) > v.dims[0])
+                fail(rule::flatten_type_mismatch, b.range,
+                     fmt::format("the binding of '{}' does not fit the array", var.name));
+            std::size_t stride = v.size() / v.dims[0];
+            Value part;
+            part.dims.assign(v.dims.begin() + 1, v.dims.end());
+            part.elems.assign(v.elems.begin() + static_cast<long>((k - 1) * static_cast<long>(stride)),
+                              v.elems.begin() + static_cast<long>(k * static_cast<long>(stride)));
+            v = part;
+        }
+        EqCtx ec;
+        ec.ctx = ctx;
+        add_equation(Value::scalar(model_->symbols.variable(b.variable)), v, nullptr, b.range, ec,
+                     "binding of " + var.name);
+    }
+}
+
+void Flattener::read_model_annotations(const ast::ClassDef& cls, Instance* inst) {
+    Ctx ctx{inst, nullptr};
+    for (const ast::ModificationPtr& ann : cls.annotations) {
+        if (!ann) continue;
+        for (const ast::ElementModification& em : ann->arguments) {
+            if (em.name.dotted() == "experiment" && em.mod)
+                for (const ast::ElementModification& a : em.mod->arguments)
+                    if (a.name.dotted() == "StopTime" && a.mod && a.mod->binding) {
+                        auto n = numeric_value(scalar(*a.mod->binding, ctx, "StopTime"));
+                        if (!n || !n->is_real() || !n->is_positive())
+                            fail(rule::flatten_type_mismatch, a.range, "StopTime must be a positive number");
+                        model_->stop_time = n->to_double();
+                    }
+        }
+        auto s = suppressions(ann.get(), ctx);
+        model_->suppress.insert(model_->suppress.end(), s.begin(), s.end());
+    }
+}
+
+void Flattener::walk_sections(Instance* inst) {
+    auto it = sections_.find(inst);
+    if (it != sections_.end()) {
+        for (const PendingSection& ps : it->second) {
+            if (ps.eqs) {
+                EqCtx ec;
+                ec.ctx = Ctx{inst, nullptr};
+                ec.initial = ps.eqs->initial;
+                equations(ps.eqs->equations, ec);
+            } else {
+                algorithm(*ps.alg, inst);
+            }
+        }
+    }
+    std::function<void(const Member&)> visit = [&](const Member& m) {
+        if (m.kind == Member::Kind::Object) walk_sections(m.object);
+        if (m.kind == Member::Kind::Array)
+            for (const Member& e : m.elements) visit(e);
+    };
+    for (const std::string& name : inst->member_order) visit(inst->members.at(name));
+}
+
+std::unique_ptr<FlatModel> Flattener::run() {
+    // 1. What the parser saw but the subset refuses.
+    bool refused = false;
+    for (const ast::UnsupportedUse& u : tree_.unsupported) {
+        sink_.report(rule::flatten_unsupported_construct, u.range,
+                     fmt::format("{} is not supported by modeaudit", u.what));
+        refused = true;
+    }
+    if (refused) return nullptr;
+
+    // 2. The model class.
+    const ast::ClassDef* chosen = nullptr;
+    if (!options_.model_name.empty()) {
+        ast::ComponentRef ref;
+        std::string n = options_.model_name;
+        std::size_t pos = 0;
+        while (true) {
+            std::size_t dot = n.find('.', pos);
+            ref.parts.push_back(ast::NamePart{n.substr(pos, dot == std::string::npos ? std::string::npos : dot - pos), {}, {}});
+            if (dot == std::string::npos) break;
+            pos = dot + 1;
+        }
+        std::optional<ClassHit> hit;
+        try {
+            hit = lookup_class(ref, top_scope());
+        } catch (const FlattenAbort&) {
+            sink_.report(rule::flatten_undefined_name, {},
+                         fmt::format("--model {}: no such class in the file", options_.model_name));
+            throw;
+        }
+        chosen = hit->cls;
+    } else {
+        for (const auto& c : tree_.classes)
+            if (c->kind == ast::ClassKind::Model || c->kind == ast::ClassKind::Block ||
+                c->kind == ast::ClassKind::Class)
+                chosen = c.get();
+        if (!chosen) {
+            sink_.report(rule::flatten_undefined_name, {},
+                         "the file has no top-level model, block or class to audit; use --model NAME");
+            return nullptr;
+        }
+    }
+    if (chosen->partial)
+        fail(rule::flatten_type_mismatch, chosen->name_range,
+             fmt::format("'{}' is partial; audit a model that extends it", chosen->name));
+    if (chosen->kind == ast::ClassKind::Package || chosen->kind == ast::ClassKind::Function ||
+        chosen->kind == ast::ClassKind::Connector || chosen->kind == ast::ClassKind::Record ||
+        chosen->kind == ast::ClassKind::Type)
+        fail(rule::flatten_type_mismatch, chosen->name_range,
+             fmt::format("'{}' is a {}; choose a model with --model", chosen->name, kind_name(chosen->kind)));
+
+    model_ = std::make_unique<FlatModel>();
+    model_->name = chosen->name;
+    model_->description = chosen->description;
+    model_->range = chosen->range;
+
+    // Find the chosen class's lexical scope.
+    const LexScope* lex = nullptr;
+    std::function<bool(const ast::ClassDef*, const LexScope*)> locate = [&](const ast::ClassDef* c,
+                                                                           const LexScope* parent) {
+        const LexScope* s = scope_for(c, parent);
+        if (c == chosen) {
+            lex = s;
+            return true;
+        }
+        for (const ast::Element& el : c->elements)
+            if (el.kind == ast::Element::Kind::Class && locate(el.class_def.get(), s)) return true;
+        return false;
+    };
+    for (const auto& c : tree_.classes)
+        if (locate(c.get(), top_scope())) break;
+    MODEAUDIT_ASSERT(lex, "chosen class not found in the tree");
+
+    instances_.push_back(Instance{});
+    Instance& top = instances_.back();
+    std::vector<const ast::ClassDef*> stack;
+    instantiate(top, ClassHit{chosen, lex}, nullptr, stack, chosen->range);
+
+    // 3.-4.
+    finish_attributes();
+    finish_bindings();
+    read_model_annotations(*chosen, &top);
+    walk_sections(&top);
+
+    // 5. Connections, then inStream/actualStream, then aliases.
+    if (!resolve_connections(*model_, top, connects_, sink_)) return nullptr;
+    eliminate_aliases(*model_);
+    return std::move(model_);
+}
+
+}  // namespace
+
+std::unique_ptr<FlatModel> flatten(const ast::StoredDefinition& tree, const SourceManager& sources,
+                                   DiagnosticSink& sink, const FlattenOptions& options) {
+    Flattener f(tree, sources, sink, options);
+    try {
+        return f.run();
+    } catch (const FlattenAbort&) {
+        return nullptr;
+    }
+}
+
+}  // namespace modeaudit

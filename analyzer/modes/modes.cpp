@@ -1,0 +1,535 @@
+#include "modes/modes.h"
+
+#include <fmt/format.h>
+
+#include <deque>
+#include <functional>
+#include <map>
+#include <set>
+
+#include "common/internal_error.h"
+#include "flatten/expression_builder.h"
+#include "flatten/flattener.h"
+
+namespace modeaudit {
+
+namespace {
+
+using GiNaC::ex;
+using K = Condition::Kind;
+
+// The discrete state explored: values of the base variables. Base variables
+// are the atomic relations over continuous quantities (s < 0) that select
+// equations or define mode variables, and the discrete variables that are
+// assigned in when-clauses or never change. Relation-defined variables
+// (`off = s < 0`) are derived from them.
+struct State {
+    std::vector<std::int64_t> relations;  // per atomic relation: 0/1
+    std::vector<std::int64_t> discrete;   // per flat variable (only discrete ones meaningful)
+    bool operator<(const State& o) const {
+        return relations != o.relations ? relations < o.relations : discrete < o.discrete;
+    }
+};
+
+class Explorer {
+public:
+    Explorer(const FlatModel& flat, DiagnosticSink& sink, const ModeLimits& limits)
+        : flat_(flat), sink_(sink), limits_(limits) {}
+
+    ModeSet run();
+
+private:
+    const FlatModel& flat_;
+    DiagnosticSink& sink_;
+    const ModeLimits& limits_;
+
+    std::vector<ConditionPtr> relations_;        // atomic relations
+    std::vector<std::string> relation_text_;
+    std::map<int, const RelationDefinition*> defined_;  // variable -> its definition
+    std::vector<int> mode_vars_;                 // flat variable indices, declaration order
+    std::vector<int> implicit_;                  // atomic relations used directly in selection
+    bool failed_ = false;
+
+    bool is_continuous_relation(const Condition& c) const;
+    int relation_index(const ConditionPtr& c);
+    void collect(const ConditionPtr& c, std::set<int>& vars, bool selection);
+    std::int64_t discrete_value(int v, const State& s, int depth = 0) const;
+    bool eval(const Condition& c, const State& s, const State* pre, int depth = 0) const;
+    ex substitute_discrete(const ex& e, const State& s) const;
+    std::vector<std::int64_t> mode_values(const State& s) const;
+    std::string mode_id(const std::vector<std::int64_t>& values) const;
+    bool guard_of(const Condition& c, bool becoming, ex& g, SourceRange where, bool report);
+    State initial_state();
+    Mode build_mode(const State& s, const std::vector<std::int64_t>& values) const;
+};
+
+bool Explorer::is_continuous_relation(const Condition& c) const {
+    if (c.kind != K::Relation) return false;
+    for (const ex* side : {&c.lhs, &c.rhs})
+        for (GiNaC::const_preorder_iterator it = side->preorder_begin(); it != side->preorder_end(); ++it)
+            if (GiNaC::is_a<GiNaC::symbol>(*it)) {
+                auto m = flat_.symbols.meaning(GiNaC::ex_to<GiNaC::symbol>(*it));
+                if (!m) continue;
+                if (m->role == SymbolTable::Meaning::Role::Time || m->role == SymbolTable::Meaning::Role::Derivative)
+                    return true;
+                if (m->role == SymbolTable::Meaning::Role::Variable &&
+                    flat_.variables[static_cast<std::size_t>(m->index)].variability == Variability::Continuous)
+                    return true;
+            }
+    return false;
+}
+
+int Explorer::relation_index(const ConditionPtr& c) {
+    std::string text = canonical(flat_, *c);
+    for (std::size_t i = 0; i < relation_text_.size(); ++i)
+        if (relation_text_[i] == text) return static_cast<int>(i);
+    relations_.push_back(c);
+    relation_text_.push_back(text);
+    return static_cast<int>(relations_.size()) - 1;
+}
+
+// Collects the discrete variables a selection condition depends on, and
+// registers its continuous relations as atomic relations.
+void Explorer::collect(const ConditionPtr& c, std::set<int>& vars, bool selection) {
+    switch (c->kind) {
+        case K::Variable: {
+            if (vars.insert(c->variable).second) {
+                auto it = defined_.find(c->variable);
+                if (it != defined_.end()) collect(it->second->condition, vars, false);
+            }
+            return;
+        }
+        case K::Relation: {
+            if (is_continuous_relation(*c)) {
+                int k = relation_index(c);
+                if (selection && std::find(implicit_.begin(), implicit_.end(), k) == implicit_.end())
+                    implicit_.push_back(k);
+            } else {
+                // A relation between discrete quantities: its variables are mode variables.
+                for (const ex* side : {&c->lhs, &c->rhs})
+                    for (GiNaC::const_preorder_iterator it = side->preorder_begin(); it != side->preorder_end(); ++it)
+                        if (GiNaC::is_a<GiNaC::symbol>(*it)) {
+                            auto m = flat_.symbols.meaning(GiNaC::ex_to<GiNaC::symbol>(*it));
+                            if (m && (m->role == SymbolTable::Meaning::Role::Variable ||
+                                      m->role == SymbolTable::Meaning::Role::Pre))
+                                vars.insert(m->index);
+                        }
+            }
+            return;
+        }
+        default:
+            for (const ConditionPtr& o : c->operands) collect(o, vars, selection);
+    }
+}
+
+std::int64_t Explorer::discrete_value(int v, const State& s, int depth) const {
+    auto it = defined_.find(v);
+    if (it != defined_.end() && depth < 64) return eval(*it->second->condition, s, nullptr, depth + 1) ? 1 : 0;
+    return s.discrete[static_cast<std::size_t>(v)];
+}
+
+ex Explorer::substitute_discrete(const ex& e, const State& s) const {
+    GiNaC::exmap map;
+    for (GiNaC::const_preorder_iterator it = e.preorder_begin(); it != e.preorder_end(); ++it) {
+        if (!GiNaC::is_a<GiNaC::symbol>(*it)) continue;
+        auto m = flat_.symbols.meaning(GiNaC::ex_to<GiNaC::symbol>(*it));
+        if (!m) continue;
+        if ((m->role == SymbolTable::Meaning::Role::Variable || m->role == SymbolTable::Meaning::Role::Pre) &&
+            flat_.variables[static_cast<std::size_t>(m->index)].variability == Variability::Discrete &&
+            flat_.variables[static_cast<std::size_t>(m->index)].type == BaseType::Integer)
+            map[*it] = GiNaC::numeric(static_cast<long>(discrete_value(m->index, s)));
+    }
+    return map.empty() ? e : e.subs(map);
+}
+
+bool Explorer::eval(const Condition& c, const State& s, const State* pre, int depth) const {
+    switch (c.kind) {
+        case K::Constant: return c.value;
+        case K::Variable: {
+            const State& src = c.pre && pre ? *pre : s;
+            return discrete_value(c.variable, src, depth) != 0;
+        }
+        case K::Not: return !eval(*c.operands[0], s, pre, depth);
+        case K::And:
+            for (const ConditionPtr& o : c.operands)
+                if (!eval(*o, s, pre, depth)) return false;
+            return true;
+        case K::Or:
+            for (const ConditionPtr& o : c.operands)
+                if (eval(*o, s, pre, depth)) return true;
+            return false;
+        case K::Relation: {
+            if (is_continuous_relation(c)) {
+                std::string text = canonical(flat_, c);
+                for (std::size_t i = 0; i < relation_text_.size(); ++i)
+                    if (relation_text_[i] == text) return s.relations[i] != 0;
+                return false;  // not part of the mode structure (a when trigger): false between events
+            }
+            auto a = numeric_value(substitute_discrete(c.lhs, s));
+            auto b = numeric_value(substitute_discrete(c.rhs, s));
+            if (!a || !b || !a->is_real() || !b->is_real()) return false;
+            switch (c.op) {
+                case Condition::RelOp::Lt: return *a < *b;
+                case Condition::RelOp::Le: return *a <= *b;
+                case Condition::RelOp::Gt: return *a > *b;
+                case Condition::RelOp::Ge: return *a >= *b;
+                case Condition::RelOp::Eq: return *a == *b;
+                case Condition::RelOp::Ne: return *a != *b;
+            }
+            return false;
+        }
+        case K::Sample:
+        case K::Initial: return false;
+    }
+    return false;
+}
+
+std::vector<std::int64_t> Explorer::mode_values(const State& s) const {
+    std::vector<std::int64_t> vals;
+    for (int v : mode_vars_) vals.push_back(discrete_value(v, s));
+    for (int k : implicit_) vals.push_back(s.relations[static_cast<std::size_t>(k)]);
+    return vals;
+}
+
+std::string Explorer::mode_id(const std::vector<std::int64_t>& values) const {
+    std::string id;
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        std::string name, val;
+        if (i < mode_vars_.size()) {
+            const FlatVariable& var = flat_.variables[static_cast<std::size_t>(mode_vars_[i])];
+            name = var.name;
+            val = var.type == BaseType::Boolean ? (values[i] ? "true" : "false") : std::to_string(values[i]);
+        } else {
+            name = "(" + relation_text_[static_cast<std::size_t>(implicit_[i - mode_vars_.size()])] + ")";
+            val = values[i] ? "true" : "false";
+        }
+        id += (id.empty() ? "" : ",") + name + "=" + val;
+    }
+    return id;
+}
+
+// The guard function g of a relation becoming true (`becoming`) or false:
+// input-language.md: `a > b` gives g = a - b, `a < b` gives g = b - a; the
+// event fires when g crosses zero upwards.
+bool Explorer::guard_of(const Condition& c, bool becoming, ex& g, SourceRange where, bool report) {
+    if (c.kind == K::Relation) {
+        bool greater = c.op == Condition::RelOp::Gt || c.op == Condition::RelOp::Ge;
+        bool less = c.op == Condition::RelOp::Lt || c.op == Condition::RelOp::Le;
+        if (!greater && !less) {
+            if (report)
+                sink_.report(rule::modes_unsupported_trigger, where,
+                             fmt::format("'{}' is an equality of continuous quantities; it has no zero crossing",
+                                         canonical(flat_, c)));
+            return false;
+        }
+        bool up = greater == becoming;  // g = lhs - rhs rises when lhs > rhs becomes true
+        g = up ? ex(c.lhs - c.rhs) : ex(c.rhs - c.lhs);
+        return true;
+    }
+    if (c.kind == K::Not) return guard_of(*c.operands[0], !becoming, g, where, report);
+    if (c.kind == K::Variable && !c.pre) {
+        auto it = defined_.find(c.variable);
+        if (it != defined_.end()) return guard_of(*it->second->condition, becoming, g, where, report);
+    }
+    if (c.kind == K::Sample && becoming) {
+        g = flat_.symbols.time() - c.lhs;
+        return true;
+    }
+    if (report)
+        sink_.report(rule::modes_unsupported_trigger, where,
+                     fmt::format("the event condition '{}' is not a single relation, a relation-defined Boolean, or "
+                                 "sample(); split it into separate when-clauses",
+                                 canonical(flat_, c)));
+    return false;
+}
+
+State Explorer::initial_state() {
+    State s;
+    s.discrete.assign(flat_.variables.size(), 0);
+    GiNaC::exmap start;
+    for (std::size_t v = 0; v < flat_.variables.size(); ++v) {
+        const FlatVariable& var = flat_.variables[v];
+        ex val = var.start ? *var.start : ex(0);
+        if (var.variability == Variability::Discrete) {
+            auto n = numeric_value(val);
+            s.discrete[v] = n && n->is_real() ? n->to_long() : 0;
+        }
+        if (var.variability == Variability::Continuous || var.variability == Variability::Discrete) {
+            start[flat_.symbols.variable(static_cast<int>(v))] = val;
+            if (auto d = flat_.symbols.find_derivative(static_cast<int>(v), 1)) start[*d] = 0;
+        }
+    }
+    start[flat_.symbols.time()] = 0;
+    s.relations.assign(relations_.size(), 0);
+    for (std::size_t k = 0; k < relations_.size(); ++k) {
+        const Condition& c = *relations_[k];
+        auto a = numeric_value(c.lhs.subs(start)), b = numeric_value(c.rhs.subs(start));
+        bool v = false;
+        if (a && b && a->is_real() && b->is_real()) {
+            switch (c.op) {
+                case Condition::RelOp::Lt: v = *a < *b; break;
+                case Condition::RelOp::Le: v = *a <= *b; break;
+                case Condition::RelOp::Gt: v = *a > *b; break;
+                case Condition::RelOp::Ge: v = *a >= *b; break;
+                case Condition::RelOp::Eq: v = *a == *b; break;
+                case Condition::RelOp::Ne: v = *a != *b; break;
+            }
+        }
+        s.relations[k] = v ? 1 : 0;
+    }
+    // `when initial()` assignments.
+    State before = s;
+    for (const FlatWhen& w : flat_.whens) {
+        if (!w.initial) continue;
+        for (const WhenAction& a : w.actions)
+            if (a.kind == WhenAction::Kind::AssignDiscrete) {
+                if (a.bool_value)
+                    s.discrete[static_cast<std::size_t>(a.variable)] = eval(*a.bool_value, before, &before) ? 1 : 0;
+                else if (auto n = numeric_value(substitute_discrete(a.value, before)); n && n->is_real())
+                    s.discrete[static_cast<std::size_t>(a.variable)] = n->to_long();
+            }
+    }
+    return s;
+}
+
+Mode Explorer::build_mode(const State& s, const std::vector<std::int64_t>& values) const {
+    Mode m;
+    m.values = values;
+    m.id = mode_id(values);
+    std::vector<std::int64_t> cond(flat_.conditions.size());
+    GiNaC::exmap csub;
+    for (std::size_t k = 0; k < flat_.conditions.size(); ++k) {
+        cond[k] = eval(*flat_.conditions[k], s, &s) ? 1 : 0;
+        csub[flat_.symbols.condition(static_cast<int>(k))] = GiNaC::numeric(static_cast<long>(cond[k]));
+    }
+    auto active = [&](const std::vector<std::pair<int, bool>>& when) {
+        for (const auto& [k, val] : when)
+            if ((cond[static_cast<std::size_t>(k)] != 0) != val) return false;
+        return true;
+    };
+    for (std::size_t i = 0; i < flat_.equations.size(); ++i) {
+        const FlatEquation& e = flat_.equations[i];
+        if (!active(e.active_when)) continue;
+        ex r = e.residual();
+        if (!csub.empty()) r = r.subs(csub);
+        r = substitute_discrete(r, s);
+        m.equations.push_back({static_cast<int>(i), r});
+    }
+    for (std::size_t v = 0; v < flat_.variables.size(); ++v) {
+        const FlatVariable& var = flat_.variables[v];
+        if (var.variability != Variability::Continuous || var.exogenous) continue;
+        bool aliased = false;
+        for (const auto& a : flat_.aliases)
+            if (a.variable == static_cast<int>(v)) aliased = true;
+        if (!aliased) m.unknowns.push_back(static_cast<int>(v));
+    }
+    for (std::size_t i = 0; i < flat_.asserts.size(); ++i)
+        if (active(flat_.asserts[i].active_when)) m.asserts.push_back(static_cast<int>(i));
+    return m;
+}
+
+ModeSet Explorer::run() {
+    ModeSet set;
+    for (const RelationDefinition& r : flat_.relation_definitions) defined_[r.variable] = &r;
+    std::set<int> vars;
+    for (const ConditionPtr& c : flat_.conditions) collect(c, vars, true);
+    for (int v : vars) {
+        const FlatVariable& var = flat_.variables[static_cast<std::size_t>(v)];
+        if (var.variability == Variability::Discrete &&
+            (var.type == BaseType::Boolean || var.type == BaseType::Integer))
+            mode_vars_.push_back(v);
+    }
+    // Relations of relation definitions (of any Boolean) are atomic relations
+    // too: a relation-defined variable that is not a mode variable may still
+    // trigger a when-clause.
+    for (const RelationDefinition& r : flat_.relation_definitions) {
+        std::set<int> ignored;
+        collect(r.condition, ignored, false);
+    }
+    for (int v : mode_vars_) {
+        ModeVariable mv;
+        mv.name = flat_.variables[static_cast<std::size_t>(v)].name;
+        mv.variable = v;
+        mv.type = flat_.variables[static_cast<std::size_t>(v)].type;
+        set.mode_variables.push_back(mv);
+    }
+    for (int k : implicit_) {
+        ModeVariable mv;
+        mv.name = "(" + relation_text_[static_cast<std::size_t>(k)] + ")";
+        mv.condition = k;
+        set.mode_variables.push_back(mv);
+    }
+
+    // Guards of when-clauses are the same from every state: compute once.
+    struct WhenGuard {
+        std::size_t when;
+        ex g;
+        bool ok;
+    };
+    std::vector<WhenGuard> when_guards;
+    for (std::size_t w = 0; w < flat_.whens.size(); ++w) {
+        const FlatWhen& fw = flat_.whens[w];
+        for (const ConditionPtr& t : fw.triggers) {
+            ex g;
+            bool ok = guard_of(*t, true, g, fw.range, true);
+            when_guards.push_back({w, g, ok});
+        }
+    }
+
+    State init = initial_state();
+    std::map<State, bool> seen;
+    std::map<std::vector<std::int64_t>, int> mode_index;
+    std::deque<State> queue{init};
+    seen[init] = true;
+    std::set<std::tuple<int, int, std::string, int>> recorded;
+    auto mode_of = [&](const State& s) {
+        auto vals = mode_values(s);
+        auto it = mode_index.find(vals);
+        if (it != mode_index.end()) return it->second;
+        int idx = static_cast<int>(set.modes.size());
+        set.modes.push_back(build_mode(s, vals));
+        mode_index[vals] = idx;
+        return idx;
+    };
+    mode_of(init);
+    while (!queue.empty()) {
+        State s = queue.front();
+        queue.pop_front();
+        int from = mode_of(s);
+        auto visit = [&](const State& t, Transition tr, bool has_resets) {
+            if (set.modes.size() >= limits_.max_modes && !mode_index.count(mode_values(t))) {
+                set.complete = false;
+                return;
+            }
+            int to = mode_of(t);
+            tr.from = from;
+            tr.to = to;
+            if (from != to || has_resets) {
+                auto key = std::make_tuple(from, to, tr.guard_text, tr.when_clause);
+                if (recorded.insert(key).second) set.transitions.push_back(tr);
+            }
+            if (!seen.count(t)) {
+                if (seen.size() >= limits_.max_modes * 16) {  // e.g. an unbounded Integer counter
+                    set.complete = false;
+                    return;
+                }
+                seen[t] = true;
+                queue.push_back(t);
+            }
+        };
+        // (a) crossings of atomic relations.
+        for (std::size_t k = 0; k < relations_.size(); ++k) {
+            ex g;
+            bool now = s.relations[k] != 0;
+            if (!guard_of(*relations_[k], !now, g, relations_[k]->range, false)) continue;
+            State t = s;
+            t.relations[k] = now ? 0 : 1;
+            Transition tr;
+            tr.guard = g;
+            tr.guard_text = canonical_in(flat_, g);
+            tr.range = relations_[k]->range;
+            for (const RelationDefinition& rd : flat_.relation_definitions) {
+                std::string text = canonical(flat_, *rd.condition);
+                if (text.find(relation_text_[k]) != std::string::npos) {
+                    tr.relation_definition = static_cast<int>(&rd - flat_.relation_definitions.data());
+                    tr.range = rd.range;
+                    break;
+                }
+            }
+            bool only_time = true;
+            for (GiNaC::const_preorder_iterator it = g.preorder_begin(); it != g.preorder_end(); ++it)
+                if (GiNaC::is_a<GiNaC::symbol>(*it) && !(GiNaC::ex_to<GiNaC::symbol>(*it) == flat_.symbols.time())) {
+                    auto m = flat_.symbols.meaning(GiNaC::ex_to<GiNaC::symbol>(*it));
+                    if (!m || m->role != SymbolTable::Meaning::Role::Variable ||
+                        flat_.variables[static_cast<std::size_t>(m->index)].variability != Variability::Parameter)
+                        only_time = false;
+                }
+            tr.trigger = only_time ? Transition::Trigger::Time : Transition::Trigger::State;
+            visit(t, tr, false);
+        }
+        // (b) when-clauses.
+        for (const WhenGuard& wg : when_guards) {
+            if (!wg.ok) continue;
+            const FlatWhen& fw = flat_.whens[wg.when];
+            State t = s;
+            for (const WhenAction& a : fw.actions) {
+                if (a.kind != WhenAction::Kind::AssignDiscrete) continue;
+                if (a.bool_value)
+                    t.discrete[static_cast<std::size_t>(a.variable)] = eval(*a.bool_value, s, &s) ? 1 : 0;
+                else if (auto n = numeric_value(substitute_discrete(a.value, s)); n && n->is_real())
+                    t.discrete[static_cast<std::size_t>(a.variable)] = n->to_long();
+            }
+            Transition tr;
+            tr.guard = wg.g;
+            tr.guard_text = canonical_in(flat_, wg.g);
+            tr.when_clause = static_cast<int>(wg.when);
+            tr.priority = fw.priority;
+            tr.range = fw.range;
+            bool has_resets = false;
+            for (const WhenAction& a : fw.actions) {
+                if (a.kind == WhenAction::Kind::Reinit) tr.resets.push_back(a);
+                if (a.kind == WhenAction::Kind::RestartConstraint) tr.restart_constraints.push_back(a);
+                if (a.kind != WhenAction::Kind::AssignDiscrete) has_resets = true;
+            }
+            bool only_time = true;
+            for (GiNaC::const_preorder_iterator it = wg.g.preorder_begin(); it != wg.g.preorder_end(); ++it)
+                if (GiNaC::is_a<GiNaC::symbol>(*it) && !(GiNaC::ex_to<GiNaC::symbol>(*it) == flat_.symbols.time())) {
+                    auto m = flat_.symbols.meaning(GiNaC::ex_to<GiNaC::symbol>(*it));
+                    if (!m || m->role != SymbolTable::Meaning::Role::Variable ||
+                        flat_.variables[static_cast<std::size_t>(m->index)].variability != Variability::Parameter)
+                        only_time = false;
+                }
+            tr.trigger = only_time ? Transition::Trigger::Time : Transition::Trigger::State;
+            visit(t, tr, has_resets);
+        }
+    }
+    if (!set.complete)
+        sink_.report(rule::modes_limit_reached, flat_.range,
+                     fmt::format("more than {} reachable modes; only the first {} were analysed", limits_.max_modes,
+                                 set.modes.size()),
+                     {"raise the limit with --max-modes, or split the model"});
+    return set;
+}
+
+}  // namespace
+
+ModeSet enumerate_modes(const FlatModel& flat, DiagnosticSink& sink, const ModeLimits& limits) {
+    return Explorer(flat, sink, limits).run();
+}
+
+void dump_modes(const FlatModel& flat, const ModeSet& modes, std::ostream& out) {
+    out << "mode variables:";
+    if (modes.mode_variables.empty()) out << " (none: a single mode)";
+    for (const ModeVariable& mv : modes.mode_variables) out << " " << mv.name;
+    out << "\n";
+    for (std::size_t i = 0; i < modes.modes.size(); ++i) {
+        const Mode& m = modes.modes[i];
+        out << fmt::format("mode {} [{}]{}: {} equations, {} unknowns\n", i, m.id.empty() ? "single mode" : m.id,
+                           i == 0 ? " (initial)" : "", m.equations.size(), m.unknowns.size());
+        for (const ModeEquation& e : m.equations) {
+            const FlatEquation& fe = flat.equations[static_cast<std::size_t>(e.equation)];
+            out << fmt::format("  0 = {}  // line {}\n", canonical_in(flat, e.residual), fe.range.begin.line);
+        }
+        std::string unknowns;
+        for (int v : m.unknowns) unknowns += (unknowns.empty() ? "" : ", ") + flat.variables[static_cast<std::size_t>(v)].name;
+        out << "  unknowns: " << unknowns << "\n";
+        for (int a : m.asserts)
+            out << "  assert: " << canonical(flat, *flat.asserts[static_cast<std::size_t>(a)].condition) << "\n";
+    }
+    out << "transitions:\n";
+    for (const Transition& t : modes.transitions) {
+        out << fmt::format("  {} -> {}: {} event, guard {} rising", modes.modes[static_cast<std::size_t>(t.from)].id.empty() ? "single mode" : modes.modes[static_cast<std::size_t>(t.from)].id,
+                           modes.modes[static_cast<std::size_t>(t.to)].id.empty() ? "single mode" : modes.modes[static_cast<std::size_t>(t.to)].id,
+                           t.trigger == Transition::Trigger::State ? "state" : "time", t.guard_text);
+        if (t.when_clause >= 0) out << fmt::format(" (when, line {}{})", t.range.begin.line, t.priority ? fmt::format(", elsewhen {}", t.priority) : "");
+        out << "\n";
+        for (const WhenAction& a : t.resets)
+            out << fmt::format("    reinit({}, {})\n", flat.variables[static_cast<std::size_t>(a.variable)].name,
+                               canonical_in(flat, a.value));
+        for (const WhenAction& a : t.restart_constraints)
+            out << fmt::format("    restart constraint: {} = {}\n", canonical_in(flat, a.lhs), canonical_in(flat, a.rhs));
+    }
+    if (!modes.complete) out << "(incomplete: the mode limit was reached)\n";
+}
+
+}  // namespace modeaudit

@@ -1,0 +1,82 @@
+// The modes stage: mode variables, reachable modes, each mode's active
+// system, and the transitions between modes.
+//
+// Input: the FlatModel of the flatten stage. A mode variable is a Boolean or
+// Integer discrete variable on which equation selection depends (directly or
+// through a condition symbol), or a relation used directly as a condition
+// (input-language.md, "Modes and mode changes"). A mode is one valuation of
+// the mode variables. Modes are explored lazily from the initial valuation
+// through the transitions (breadth first, in a fixed order), so a model with
+// many independent switches only costs the modes actually reachable, up to a
+// limit (`modes-limit-reached`).
+//
+// For each mode the stage selects the active equations (if-branches by the
+// valuation, `mode_if` folded), and for each transition it records the
+// guard function, its crossing direction, whether it is a state or a time
+// event, the target mode, supplied resets and restart constraints.
+#pragma once
+
+#include <ginac/ginac.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/diagnostics.h"
+#include "flatten/flat_model.h"
+
+namespace modeaudit {
+
+struct ModeVariable {
+    std::string name;          // variable name, or the relation's text for an implicit one
+    int variable = -1;         // flat variable index; -1 for an implicit relation
+    int condition = -1;        // implicit relation: its condition index
+    BaseType type = BaseType::Boolean;
+    std::int64_t initial = 0;  // its value in the initial mode
+};
+
+struct ModeEquation {
+    int equation = -1;         // index into FlatModel::equations
+    GiNaC::ex residual;        // lhs - rhs with this mode's branches selected
+};
+
+struct Mode {
+    std::string id;                    // "taut=false" / "on1=true,on2=false" / "" (single mode)
+    std::vector<std::int64_t> values;  // per mode variable
+    std::vector<ModeEquation> equations;
+    std::vector<int> unknowns;         // continuous (non-parameter, non-discrete) variables
+    std::vector<int> asserts;          // indices into FlatModel::asserts active in this mode
+};
+
+struct Transition {
+    int from = -1, to = -1;            // mode indices
+    enum class Trigger { State, Time } trigger = Trigger::State;
+    GiNaC::ex guard;                   // g: the event fires when g crosses zero upwards
+    std::string guard_text;            // canonical text of g
+    int when_clause = -1;              // FlatModel::whens index, or -1 for a relation definition
+    int relation_definition = -1;      // FlatModel::relation_definitions index
+    int priority = 0;                  // elsewhen order within its chain
+    std::vector<WhenAction> resets;            // reinit actions (supplied resets)
+    std::vector<WhenAction> restart_constraints;
+    SourceRange range;
+};
+
+struct ModeSet {
+    std::vector<ModeVariable> mode_variables;
+    std::vector<Mode> modes;                 // modes[0] is the initial mode
+    std::vector<Transition> transitions;     // ordered by (from, clause order)
+    bool complete = true;                    // false when the exploration limit was hit
+};
+
+struct ModeLimits {
+    std::size_t max_modes = 4096;
+};
+
+ModeSet enumerate_modes(const FlatModel& flat, DiagnosticSink& sink, const ModeLimits& limits = {});
+
+// Canonical dump for `--dump-after=modes`.
+void dump_modes(const FlatModel& flat, const ModeSet& modes, std::ostream& out);
+
+}  // namespace modeaudit

@@ -1,0 +1,87 @@
+#include "pipeline/pipeline.h"
+
+#include <array>
+
+#include "common/internal_error.h"
+#include "parse/ast_print.h"
+#include "rule_checks.h"
+
+namespace modeaudit {
+
+namespace {
+
+StageOutcome run_parse(PipelineState& s, const RunOptions& o) {
+    s.tree = parse_file(s.sources, s.file, s.sink, o.parse);
+    return s.sink.has_input_errors() ? StageOutcome::InputError : StageOutcome::Ok;
+}
+void dump_parse(const PipelineState& s, std::ostream& out) { ast::dump(*s.tree, out); }
+
+StageOutcome run_flatten(PipelineState& s, const RunOptions& o) {
+    s.flat = flatten(*s.tree, s.sources, s.sink, o.flatten);
+    if (!s.flat || s.sink.has_input_errors()) return StageOutcome::InputError;
+    run_flatten_checks(*s.flat, s.sink);
+    return StageOutcome::Ok;
+}
+void dump_flatten(const PipelineState& s, std::ostream& out) { dump_flat(*s.flat, out); }
+
+StageOutcome run_modes(PipelineState& s, const RunOptions& o) {
+    s.modes = std::make_unique<ModeSet>(enumerate_modes(*s.flat, s.sink, o.modes));
+    if (s.sink.has_input_errors()) return StageOutcome::InputError;
+    run_mode_checks(*s.flat, *s.modes, s.sink);
+    return StageOutcome::Ok;
+}
+void dump_modes_stage(const PipelineState& s, std::ostream& out) { dump_modes(*s.flat, *s.modes, out); }
+
+// The stage table, in data-flow order. Unbuilt stages are listed so that the
+// command line can say precisely what is missing.
+constexpr std::array kStages{
+    Stage{"parse", "Modelica text to a syntax tree", true, run_parse, dump_parse},
+    Stage{"flatten", "classes, components and connections to a flat multimode system", true,
+          run_flatten, dump_flatten},
+    Stage{"modes", "mode variables, reachable modes, active systems, transitions", true, run_modes,
+          dump_modes_stage},
+    Stage{"structure", "per-mode Sigma-method, Dulmage-Mendelsohn, numerical regularity", false,
+          nullptr, nullptr},
+    Stage{"mode_change", "mode-change arrays of every transition", false, nullptr, nullptr},
+    Stage{"rescaling", "rescaling offsets with Z3", false, nullptr, nullptr},
+    Stage{"restart", "hot restart of every transition", false, nullptr, nullptr},
+    Stage{"verification", "conservation laws, admissibility, impact laws", false, nullptr, nullptr},
+    Stage{"simulation", "reference simulation with guaranteed event location", false, nullptr,
+          nullptr},
+    Stage{"report", "Markdown/PDF review report", false, nullptr, nullptr},
+};
+
+}  // namespace
+
+std::span<const Stage> stages() { return kStages; }
+
+const Stage* find_stage(std::string_view name) {
+    for (const Stage& st : kStages)
+        if (st.name == name) return &st;
+    return nullptr;
+}
+
+PipelineResult run_pipeline(PipelineState& state, const RunOptions& options, std::string_view until) {
+    MODEAUDIT_ASSERT(find_stage(until) != nullptr, "unknown stage in run_pipeline");
+    PipelineResult result;
+    for (const Stage& st : kStages) {
+        if (!st.implemented) {
+            result.not_implemented = std::string(st.name);
+            return result;
+        }
+        auto t0 = std::chrono::steady_clock::now();
+        StageOutcome outcome = st.run(state, options);
+        auto t1 = std::chrono::steady_clock::now();
+        result.timings.push_back(
+            {std::string(st.name), std::chrono::duration<double, std::milli>(t1 - t0).count()});
+        if (outcome == StageOutcome::InputError) {
+            result.stopped_on_input_error = true;
+            return result;
+        }
+        result.last_stage = std::string(st.name);
+        if (st.name == until) break;
+    }
+    return result;
+}
+
+}  // namespace modeaudit

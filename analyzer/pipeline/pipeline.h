@@ -1,0 +1,80 @@
+// The pipeline: the ordered table of named stages.
+//
+// parse -> flatten -> modes -> structure -> mode_change -> rescaling ->
+// restart -> verification -> simulation -> report. Each stage reads the
+// results of earlier stages from PipelineState and adds its own. A stage
+// that is not built yet is in the table with implemented = false: running
+// the pipeline up to it stops and says "not implemented yet" (exit code 2),
+// it never pretends. `--dump-after=STAGE` prints a stage's result in
+// canonical form; `--time-stages` reports each stage's wall time on stderr.
+#pragma once
+
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <ostream>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/diagnostics.h"
+#include "common/source.h"
+#include "flatten/flat_model.h"
+#include "flatten/flattener.h"
+#include "modes/modes.h"
+#include "parse/ast.h"
+#include "parse/parser.h"
+
+namespace modeaudit {
+
+struct RunOptions {
+    ParseLimits parse;
+    FlattenOptions flatten;
+    ModeLimits modes;
+    bool progress = false;  // progress line on stderr (only when it is a terminal)
+};
+
+// Everything the stages have produced so far, in data-flow order.
+struct PipelineState {
+    SourceManager sources;
+    DiagnosticSink sink;
+    std::uint32_t file = 0;
+    std::unique_ptr<ast::StoredDefinition> tree;  // parse
+    std::unique_ptr<FlatModel> flat;              // flatten
+    std::unique_ptr<ModeSet> modes;               // modes
+};
+
+enum class StageOutcome {
+    Ok,              // produced its result
+    InputError,      // the input cannot be analysed further (diagnostics say why)
+};
+
+struct Stage {
+    std::string_view name;
+    std::string_view summary;
+    bool implemented;
+    StageOutcome (*run)(PipelineState&, const RunOptions&);
+    void (*dump)(const PipelineState&, std::ostream&);
+};
+
+std::span<const Stage> stages();
+const Stage* find_stage(std::string_view name);
+
+struct StageTiming {
+    std::string stage;
+    double milliseconds = 0;
+};
+
+struct PipelineResult {
+    std::string last_stage;            // the last stage that ran to completion
+    bool stopped_on_input_error = false;
+    std::string not_implemented;       // the first unbuilt stage reached, if any
+    std::vector<StageTiming> timings;
+};
+
+// Runs the stages in order, from parse up to and including `until`
+// (a stage name). Stops early on an input error or an unbuilt stage.
+PipelineResult run_pipeline(PipelineState& state, const RunOptions& options, std::string_view until);
+
+}  // namespace modeaudit

@@ -1,0 +1,46 @@
+// `modeaudit regress`: every corpus model against its own expectations.
+//
+// Each model runs in its own forked process (GiNaC's global state is not
+// thread-safe, and a crash or a hang must fail only that model), at most
+// `jobs` at once, with a per-model timeout. The result of each model comes
+// back to the parent as JSON over a pipe. Output is in file order whatever
+// the completion order, so it is deterministic; the last line is
+// `N passed, N failed`.
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace modeaudit {
+
+struct RegressOptions {
+    int jobs = 1;
+    double timeout_seconds = 120;
+    std::string junit_path;   // empty: no JUnit XML
+    bool progress = false;    // progress line on stderr when it is a terminal
+};
+
+struct ModelOutcome {
+    std::string path;
+    bool passed = false;
+    std::vector<std::string> mismatches;
+    std::string compared_through;   // the last stage whose results were compared
+    std::string not_implemented;    // the first unbuilt stage the model's checks would need
+    double seconds = 0;
+};
+
+struct RegressSummary {
+    int passed = 0, failed = 0;
+    std::vector<ModelOutcome> models;
+    bool setup_error = false;
+    std::string setup_message;
+};
+
+// Runs one model in this process (what each child does); exposed for tests.
+ModelOutcome regress_one(const std::string& path);
+
+RegressSummary regress_corpus(const std::string& corpus_dir, const RegressOptions& options,
+                              std::ostream& out);
+
+}  // namespace modeaudit

@@ -1,0 +1,28 @@
+// Entry points of the rule checks that run over a stage's result. The
+// pipeline calls each group after its stage. Every check is one source file
+// under rules/<family>/ named by its rule id, with its doc page beside it.
+#pragma once
+
+#include "common/diagnostics.h"
+#include "flatten/flat_model.h"
+#include "modes/modes.h"
+
+namespace modeaudit {
+
+// rules/flatten/*.cpp
+void check_flatten_reinit_not_state(const FlatModel& flat, DiagnosticSink& sink);
+void check_flatten_reinit_outside_when(const FlatModel& flat, DiagnosticSink& sink);
+void check_flatten_continuous_assigned_in_when(const FlatModel& flat, DiagnosticSink& sink);
+void check_flatten_unbalanced_if(const FlatModel& flat, DiagnosticSink& sink);
+// rules/modes/*.cpp
+void check_modes_unbalanced(const FlatModel& flat, const ModeSet& modes, DiagnosticSink& sink);
+
+// Run every check of a stage, in table order, then apply the model's
+// suppressions (annotation(__ModeAudit(suppress = {...}))) to what they found.
+void run_flatten_checks(const FlatModel& flat, DiagnosticSink& sink);
+void run_mode_checks(const FlatModel& flat, const ModeSet& modes, DiagnosticSink& sink);
+
+// Whether the equation-level or model-level suppressions silence `rule_id`.
+bool suppressed(const FlatModel& flat, const std::vector<std::string>& local, std::string_view rule_id);
+
+}  // namespace modeaudit

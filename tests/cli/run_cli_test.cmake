@@ -1,0 +1,25 @@
+# Runs the modeaudit executable once and checks its exit code and output.
+# -DEXE=... -DARGS="a;b" -DEXPECT_EXIT=N [-DEXPECT_STDOUT=regex] [-DEXPECT_STDERR=regex] [-DSTDIN=file]
+if(STDIN)
+  execute_process(COMMAND ${EXE} ${ARGS} INPUT_FILE ${STDIN}
+    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+else()
+  execute_process(COMMAND ${EXE} ${ARGS}
+    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+endif()
+set(failed FALSE)
+if(NOT "${rc}" STREQUAL "${EXPECT_EXIT}")
+  message(SEND_ERROR "exit code ${rc}, expected ${EXPECT_EXIT}")
+  set(failed TRUE)
+endif()
+if(EXPECT_STDOUT AND NOT out MATCHES "${EXPECT_STDOUT}")
+  message(SEND_ERROR "stdout does not match: ${EXPECT_STDOUT}")
+  set(failed TRUE)
+endif()
+if(EXPECT_STDERR AND NOT err MATCHES "${EXPECT_STDERR}")
+  message(SEND_ERROR "stderr does not match: ${EXPECT_STDERR}")
+  set(failed TRUE)
+endif()
+if(failed)
+  message(FATAL_ERROR "command: ${EXE} ${ARGS}\n--- stdout ---\n${out}\n--- stderr ---\n${err}")
+endif()
