@@ -17,6 +17,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
 #include <functional>
 #include <set>
 
@@ -180,6 +181,7 @@ private:
     std::vector<PendingAttributes> attributes_;
     std::vector<ConnectRecord> connects_;
     int when_chain_ = 0;
+    std::size_t counted_ = 0;  // scalar equations so far, counting one branch per dynamic if-equation
     std::vector<const ast::ClassDef*> function_stack_;
 
     // ---- diagnostics
@@ -385,7 +387,14 @@ TypeInfo Flattener::resolve_type(const ast::ComponentRef& ref, const LexScope* f
             if (!d || d->kind != ast::ExprKind::Integer)
                 fail(rule::flatten_unsupported_construct, d ? d->range : hit.cls->range,
                      "array dimensions of a short class must be integer literals");
-            t.dims.push_back(std::stol(d->text));
+            long n = 0;
+            auto [p, ec] = std::from_chars(d->text.data(), d->text.data() + d->text.size(), n);
+            if (ec != std::errc() || p != d->text.data() + d->text.size() ||
+                static_cast<std::size_t>(n) > options_.max_array_size)
+                fail(rule::flatten_array_size, d->range,
+                     fmt::format("array size {} of type '{}' is outside 0..{}", d->text, hit.cls->name,
+                                 options_.max_array_size));
+            t.dims.push_back(n);
         }
         const ast::ComponentRef& base = hit.cls->short_base;
         if (base.parts.size() == 1 && !base.global) {
@@ -532,7 +541,17 @@ void Flattener::add_component(Instance& inst, const LexScope* lex, const ast::Co
             if (!e || e->kind == ast::ExprKind::Colon)
                 fail(rule::flatten_array_size, e ? e->range : d.range,
                      fmt::format("the size of '{}' must be given (':' is not supported)", d.name));
-            long n = integer(*e, ctx, "an array size");
+            ex size = scalar(*e, ctx, "an array size");
+            auto num = numeric_value(size);
+            if (!num || !num->is_integer())
+                fail(rule::flatten_array_size, e->range,
+                     fmt::format("the size of '{}' must be an integer known when flattening; '{}' is {}", d.name,
+                                 ast::to_modelica(*e), canonical(size)));
+            if (GiNaC::abs(*num) > GiNaC::numeric(static_cast<long>(options_.max_array_size)))
+                fail(rule::flatten_array_size, e->range,
+                     fmt::format("array size {} of '{}' is outside 0..{}", canonical(size), d.name,
+                                 options_.max_array_size));
+            long n = num->to_long();
             if (n < 0 || static_cast<std::size_t>(n) > options_.max_array_size)
                 fail(rule::flatten_array_size, e->range,
                      fmt::format("array size {} of '{}' is outside 0..{}", n, d.name, options_.max_array_size));
@@ -657,7 +676,16 @@ ex Flattener::param_value(int v, SourceRange use) {
              fmt::format("the value of '{}' depends on itself", var.name),
              {fmt::format("used at {}:{}", use.begin.line, use.begin.column)});
     ps.state = ParamState::State::InProgress;
-    if (ps.binding) {
+    if (ps.binding && var.type == BaseType::Boolean) {
+        Ctx ctx{ps.scope, nullptr};
+        ConditionPtr c = fold(condition(*ps.binding, ctx));
+        if (c->kind != Condition::Kind::Constant)
+            fail(rule::flatten_type_mismatch, ps.range,
+                 fmt::format("the Boolean parameter '{}' must have a value known when flattening", var.name));
+        ps.value = c->value ? 1 : 0;
+        ps.has_value = true;
+        var.value = ps.value;
+    } else if (ps.binding) {
         Ctx ctx{ps.scope, nullptr};
         Value val = value(*ps.binding, ctx);
         for (long k : ps.subscript) {
@@ -923,7 +951,13 @@ Value Flattener::value(const ast::Expr& e, const Ctx& ctx) {
                 case B::Add: case B::ElemAdd: r = elementwise(a, b, [](const ex& x, const ex& y) { return x + y; }, ok); break;
                 case B::Sub: case B::ElemSub: r = elementwise(a, b, [](const ex& x, const ex& y) { return x - y; }, ok); break;
                 case B::ElemMul: r = elementwise(a, b, [](const ex& x, const ex& y) { return x * y; }, ok); break;
-                case B::ElemDiv: r = elementwise(a, b, [](const ex& x, const ex& y) { return x / y; }, ok); break;
+                case B::ElemDiv:
+                    for (const ex& y : b.elems)
+                        if (y.is_zero())
+                            fail(rule::flatten_type_mismatch, e.range,
+                                 fmt::format("division by zero in '{}'", ast::to_modelica(e)));
+                    r = elementwise(a, b, [](const ex& x, const ex& y) { return x / y; }, ok);
+                    break;
                 case B::ElemPow: r = elementwise(a, b, [](const ex& x, const ex& y) { return GiNaC::pow(x, y); }, ok); break;
                 case B::Mul:
                     if (!a.is_scalar() && !b.is_scalar()) {
@@ -941,11 +975,18 @@ Value Flattener::value(const ast::Expr& e, const Ctx& ctx) {
                 case B::Div:
                     if (!b.is_scalar())
                         fail(rule::flatten_type_mismatch, e.range, "division by an array is not defined");
+                    if (b.elems[0].is_zero())
+                        fail(rule::flatten_type_mismatch, e.range,
+                             fmt::format("division by zero in '{}'", ast::to_modelica(e)));
                     r = elementwise(a, b, [](const ex& x, const ex& y) { return x / y; }, ok);
                     break;
                 case B::Pow:
                     if (!a.is_scalar() || !b.is_scalar())
                         fail(rule::flatten_type_mismatch, e.range, "'^' of arrays is not supported; use '.^'");
+                    if (a.elems[0].is_zero() && GiNaC::is_a<GiNaC::numeric>(b.elems[0]) &&
+                        !GiNaC::ex_to<GiNaC::numeric>(b.elems[0]).is_positive())
+                        fail(rule::flatten_type_mismatch, e.range,
+                             fmt::format("0 raised to a non-positive power in '{}'", ast::to_modelica(e)));
                     r = Value::scalar(GiNaC::pow(a.elems[0], b.elems[0]));
                     break;
                 default: MODEAUDIT_UNREACHABLE("binary operator");
@@ -1680,6 +1721,7 @@ void Flattener::add_equation(const Value& l, const Value& r, const ast::Equation
     if (l.dims != r.dims)
         fail(rule::flatten_type_mismatch, where,
              fmt::format("the two sides of the equation have shapes {} and {}", l.shape(), r.shape()));
+    counted_ += l.size();
     for (std::size_t i = 0; i < l.size(); ++i) {
         FlatEquation fe;
         fe.lhs = l.elems[i];
@@ -1802,17 +1844,21 @@ void Flattener::equation(const ast::Equation& eq, const EqCtx& outer) {
                     equations(br.body, ec);
                     return;
                 }
-                std::size_t before = model_->equations.size() + model_->initial_equations.size();
+                std::size_t before = counted_;
                 equations(br.body, bc);
-                std::size_t after = model_->equations.size() + model_->initial_equations.size();
-                shape.branch_sizes.push_back(after - before);
+                shape.branch_sizes.push_back(counted_ - before);
+                counted_ = before;
                 shape.branch_ranges.push_back(br.range);
                 if (c && c->kind == Condition::Kind::Constant) {
                     shape.has_else = true;
                     break;
                 }
             }
-            if (any_dynamic) model_->if_equations.push_back(shape);
+            if (any_dynamic) {
+                // In any one mode a single branch is active: count the first.
+                counted_ += shape.branch_sizes.empty() ? 0 : shape.branch_sizes.front();
+                model_->if_equations.push_back(shape);
+            }
             return;
         }
         case ast::EquationKind::For: {
@@ -2518,6 +2564,10 @@ std::unique_ptr<FlatModel> flatten(const ast::StoredDefinition& tree, const Sour
     try {
         return f.run();
     } catch (const FlattenAbort&) {
+        return nullptr;
+    } catch (const std::domain_error& e) {  // GiNaC's pole_error and the like, on the model's constants
+        sink.report(rule::flatten_type_mismatch, tree.classes.empty() ? SourceRange{} : tree.classes.back()->name_range,
+                    fmt::format("an expression of the model cannot be evaluated: {}", e.what()));
         return nullptr;
     }
 }

@@ -48,6 +48,7 @@ private:
     std::map<int, const RelationDefinition*> defined_;  // variable -> its definition
     std::vector<int> mode_vars_;                 // flat variable indices, declaration order
     std::vector<int> implicit_;                  // atomic relations used directly in selection
+    std::set<int> relevant_;                     // discrete variables the modes depend on
     bool failed_ = false;
 
     bool is_continuous_relation(const Condition& c) const;
@@ -138,6 +139,8 @@ ex Explorer::substitute_discrete(const ex& e, const State& s) const {
             flat_.variables[static_cast<std::size_t>(m->index)].variability == Variability::Discrete &&
             flat_.variables[static_cast<std::size_t>(m->index)].type == BaseType::Integer)
             map[*it] = GiNaC::numeric(static_cast<long>(discrete_value(m->index, s)));
+        if (m->role == SymbolTable::Meaning::Role::Condition)
+            map[*it] = eval(*flat_.conditions[static_cast<std::size_t>(m->index)], s, &s) ? 1 : 0;
     }
     return map.empty() ? e : e.subs(map);
 }
@@ -250,7 +253,7 @@ State Explorer::initial_state() {
     for (std::size_t v = 0; v < flat_.variables.size(); ++v) {
         const FlatVariable& var = flat_.variables[v];
         ex val = var.start ? *var.start : ex(0);
-        if (var.variability == Variability::Discrete) {
+        if (var.variability == Variability::Discrete && relevant_.count(static_cast<int>(v))) {
             auto n = numeric_value(val);
             s.discrete[v] = n && n->is_real() ? n->to_long() : 0;
         }
@@ -282,7 +285,7 @@ State Explorer::initial_state() {
     for (const FlatWhen& w : flat_.whens) {
         if (!w.initial) continue;
         for (const WhenAction& a : w.actions)
-            if (a.kind == WhenAction::Kind::AssignDiscrete) {
+            if (a.kind == WhenAction::Kind::AssignDiscrete && relevant_.count(a.variable)) {
                 if (a.bool_value)
                     s.discrete[static_cast<std::size_t>(a.variable)] = eval(*a.bool_value, before, &before) ? 1 : 0;
                 else if (auto n = numeric_value(substitute_discrete(a.value, before)); n && n->is_real())
@@ -333,6 +336,29 @@ ModeSet Explorer::run() {
     for (const RelationDefinition& r : flat_.relation_definitions) defined_[r.variable] = &r;
     std::set<int> vars;
     for (const ConditionPtr& c : flat_.conditions) collect(c, vars, true);
+    // Discrete variables that decide the modes: the mode variables, what
+    // their definitions read, and what their when-assignments read, to a
+    // fixed point. Others (an event counter, a sampled value) do not split
+    // modes and are left out of the explored state.
+    relevant_ = vars;
+    for (bool grew = true; grew;) {
+        grew = false;
+        for (const FlatWhen& w : flat_.whens)
+            for (const WhenAction& a : w.actions) {
+                if (a.kind != WhenAction::Kind::AssignDiscrete || !relevant_.count(a.variable)) continue;
+                std::set<int> reads;
+                if (a.bool_value) collect(a.bool_value, reads, false);
+                for (GiNaC::const_preorder_iterator it = a.value.preorder_begin(); it != a.value.preorder_end(); ++it)
+                    if (GiNaC::is_a<GiNaC::symbol>(*it))
+                        if (auto m = flat_.symbols.meaning(GiNaC::ex_to<GiNaC::symbol>(*it));
+                            m && (m->role == SymbolTable::Meaning::Role::Variable ||
+                                  m->role == SymbolTable::Meaning::Role::Pre) &&
+                            flat_.variables[static_cast<std::size_t>(m->index)].variability == Variability::Discrete)
+                            reads.insert(m->index);
+                for (int r : reads)
+                    if (relevant_.insert(r).second) grew = true;
+            }
+    }
     for (int v : vars) {
         const FlatVariable& var = flat_.variables[static_cast<std::size_t>(v)];
         if (var.variability == Variability::Discrete &&
@@ -371,7 +397,7 @@ ModeSet Explorer::run() {
         const FlatWhen& fw = flat_.whens[w];
         for (const ConditionPtr& t : fw.triggers) {
             ex g;
-            bool ok = guard_of(*t, true, g, fw.range, true);
+            bool ok = guard_of(*t, true, g, t->range.valid() ? t->range : fw.range, true);
             when_guards.push_back({w, g, ok});
         }
     }
@@ -453,7 +479,7 @@ ModeSet Explorer::run() {
             const FlatWhen& fw = flat_.whens[wg.when];
             State t = s;
             for (const WhenAction& a : fw.actions) {
-                if (a.kind != WhenAction::Kind::AssignDiscrete) continue;
+                if (a.kind != WhenAction::Kind::AssignDiscrete || !relevant_.count(a.variable)) continue;
                 if (a.bool_value)
                     t.discrete[static_cast<std::size_t>(a.variable)] = eval(*a.bool_value, s, &s) ? 1 : 0;
                 else if (auto n = numeric_value(substitute_discrete(a.value, s)); n && n->is_real())
@@ -485,8 +511,12 @@ ModeSet Explorer::run() {
     }
     if (!set.complete)
         sink_.report(rule::modes_limit_reached, flat_.range,
-                     fmt::format("more than {} reachable modes; only the first {} were analysed", limits_.max_modes,
-                                 set.modes.size()),
+                     set.modes.size() >= limits_.max_modes
+                         ? fmt::format("more than {} reachable modes; only the first {} were analysed",
+                                       limits_.max_modes, set.modes.size())
+                         : fmt::format("more than {} discrete states (mode-variable values and the relations "
+                                       "deciding them) were explored; the {} modes found may be incomplete",
+                                       limits_.max_modes * 16, set.modes.size()),
                      {"raise the limit with --max-modes, or split the model"});
     return set;
 }

@@ -101,7 +101,8 @@ struct Expr {
     bool has_step = false;  // Range
     std::vector<ExprPtr> operands;
     std::vector<FunctionArg> args;          // Call
-    std::vector<ForIterator> iterators;     // Call with a comprehension: f(e for i in r)
+    std::vector<ForIterator> iterators;     // Call with a comprehension: f(e for i in r);
+                                            // also Array {e for i in r}: operands = {e}
 };
 
 // ---------------------------------------------------------------- modifications

@@ -56,7 +56,8 @@ enum class TokenKind {
 
 struct Token {
     TokenKind kind = TokenKind::Eof;
-    std::string_view text;  // the exact source text (points into the SourceManager)
+    std::string_view text;  // the exact source text: a view into the SourceManager, valid
+                            // while no file is added to it (the parser copies what it keeps)
     std::string value;      // String: the value with escapes resolved
     std::string error;      // non-empty: a lexical mistake to report as a syntax error
     SourceRange range;

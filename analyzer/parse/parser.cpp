@@ -244,24 +244,28 @@ private:
                       fmt::format("to close {} opened at {}:{}", what, open.line, open.column));
     }
 
-    // The ';' ending an element, equation or statement. When the next token
-    // is on a later line, the ';' was most likely just forgotten at the end of
-    // the line: say so there and go on as if it were present, which keeps
-    // the next line's item instead of skipping it.
-    void expect_semicolon(std::string_view after) {
-        if (accept(TK::Semicolon)) return;
+    // A token that ends a line's construct: the ';' of an element, equation
+    // or statement, the `then` or `loop` of a block header. When the next
+    // token is on a later line, it was most likely just forgotten at the end
+    // of the line: say so there and go on as if it were present, which keeps
+    // the next line instead of skipping it.
+    void expect_line_end(TK k, std::string_view after) {
+        if (accept(k)) return;
         if (error_already_covered()) throw Recover{};
         const Token& t = cur();
+        std::string_view want = token_kind_spelling(k);
         bool next_line = t.range.begin.line > prev_end_.line;
         if (next_line) {
             error(SourceRange{prev_end_, prev_end_},
-                  fmt::format("expected ';' {}, found {}; add ';' at the end of line {}", after,
-                              describe_token(t), prev_end_.line));
+                  fmt::format("expected {} {}, found {}; add {} at the end of line {}", want, after,
+                              describe_token(t), want, prev_end_.line));
             return;
         }
-        error(t.range, fmt::format("expected ';' {}, found {}", after, describe_token(t)));
+        error(t.range, fmt::format("expected {} {}, found {}", want, after, describe_token(t)));
         throw Recover{};
     }
+
+    void expect_semicolon(std::string_view after) { expect_line_end(TK::Semicolon, after); }
 
     void unsupported(std::string what, SourceRange range) {
         tree_.unsupported.push_back(UnsupportedUse{std::move(what), range});
@@ -1061,6 +1065,7 @@ private:
             default: {
                 if (!starts_expression())
                     fail_expected("an equation");
+                std::size_t first = pos_;
                 ExprPtr lhs = simple_expression();
                 if (accept(TK::Equals)) {
                     eq.kind = EquationKind::Simple;
@@ -1072,6 +1077,12 @@ private:
                 } else if (at(TK::Assign)) {
                     fail("expected '=' in the equation, found ':='; ':=' is an assignment, which "
                          "belongs in an algorithm section");
+                } else if (const Token* eqeq = top_level_eqeq(*lhs, first)) {
+                    // `y == 2*x;` read as a comparison: point at the `==`, which
+                    // is the mistake, rather than at the ';' after it.
+                    error(eqeq->range, "expected '=' in the equation, found '=='; an equation is "
+                                       "written with a single '=' ('==' compares two values)");
+                    throw Recover{};
                 } else {
                     fail_expected("'='", "after the left side of the equation");
                 }
@@ -1082,6 +1093,20 @@ private:
         eq.range = from(begin);
         out.push_back(std::move(eq));
         if (closed) expect_semicolon(after);
+    }
+
+    // The `==` token of a left side that parsed as the comparison `a == b`
+    // (tokens from index `first` on), or null.
+    const Token* top_level_eqeq(const Expr& lhs, std::size_t first) const {
+        if (lhs.kind != ExprKind::Binary || lhs.bop != BinaryOp::Eq) return nullptr;
+        std::size_t depth = 0;
+        for (std::size_t i = first; i < pos_; ++i) {
+            TK k = toks_[i].kind;
+            if (k == TK::LParen || k == TK::LBracket || k == TK::LBrace) ++depth;
+            if ((k == TK::RParen || k == TK::RBracket || k == TK::RBrace) && depth > 0) --depth;
+            if (k == TK::EqEq && depth == 0) return &toks_[i];
+        }
+        return nullptr;
     }
 
     bool starts_expression() const {
@@ -1136,7 +1161,7 @@ private:
         SourceLocation begin = here();
         try {
             ExprPtr c = expression();
-            expect(then_kw, fmt::format("after the condition of the {}", construct));
+            expect_line_end(then_kw, fmt::format("after the condition of the {}", construct));
             return c;
         } catch (const Recover&) {
             recover_to(then_kw);
@@ -1165,7 +1190,7 @@ private:
     std::vector<ForIterator> for_header(std::string_view construct) {
         try {
             std::vector<ForIterator> its = for_indices();
-            expect(TK::KwLoop, fmt::format("after the indices of the {}", construct));
+            expect_line_end(TK::KwLoop, fmt::format("after the indices of the {}", construct));
             return its;
         } catch (const Recover&) {
             recover_to(TK::KwLoop);

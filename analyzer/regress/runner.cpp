@@ -37,7 +37,8 @@ Json outcome_to_json(const ModelOutcome& o) {
     return Json{{"passed", o.passed},
                 {"mismatches", o.mismatches},
                 {"compared_through", o.compared_through},
-                {"not_implemented", o.not_implemented}};
+                {"not_implemented", o.not_implemented},
+                {"pending", o.pending}};
 }
 
 std::string xml_escape(std::string_view s) {
@@ -110,6 +111,7 @@ ModelOutcome regress_one(const std::string& path) {
     PipelineResult result = run_pipeline(state, options, stage);
     o.compared_through = result.last_stage;
     o.not_implemented = result.not_implemented;
+    o.pending = ex.pending;
     o.mismatches = compare_diagnostics(ex, state.sink, state.sources);
     o.passed = o.mismatches.empty();
     return o;
@@ -151,6 +153,7 @@ RegressSummary regress_corpus(const std::string& corpus_dir, const RegressOption
                 o.mismatches = j["mismatches"].get<std::vector<std::string>>();
                 o.compared_through = j["compared_through"].get<std::string>();
                 o.not_implemented = j["not_implemented"].get<std::string>();
+                o.pending = j["pending"].get<std::vector<std::string>>();
             }
         }
         progress.advance(o.path);
@@ -225,6 +228,10 @@ RegressSummary regress_corpus(const std::string& corpus_dir, const RegressOption
     for (const ModelOutcome& m : summary.models) {
         out << (m.passed ? "PASS " : "FAIL ") << m.path;
         if (!m.compared_through.empty()) out << "  (through " << m.compared_through << ")";
+        if (!m.pending.empty()) {
+            out << "  pending:";
+            for (const std::string& p : m.pending) out << " " << p;
+        }
         out << "\n";
         for (const std::string& s : m.mismatches) out << "    " << s << "\n";
         (m.passed ? summary.passed : summary.failed)++;

@@ -1,7 +1,7 @@
 // A declaration without its semicolon.
 // status: flawed
 // stage: parse
-// expect: parse-syntax-error at 7:3 "expected ';'"
+// expect: parse-syntax-error at 6:20 "expected ';'"
 model MissingSemicolon
   Real x(start = 1)
   Real y;

@@ -923,6 +923,13 @@ TEST_F(ParseTest, AssignmentInAnEquationSectionSaysWhereItBelongs) {
     EXPECT_NE(sink.all()[0].message.find("algorithm section"), std::string::npos);
 }
 
+TEST_F(ParseTest, DoubleEqualsInAnEquationPointsAtTheOperator) {
+    parse("model M\n  Real y;\nequation\n  y == 2*(x == 1);\nend M;\n");
+    ASSERT_EQ(sink.all().size(), 1u) << diags();
+    EXPECT_EQ(where()[0], "parse-syntax-error@4:5");
+    EXPECT_NE(sink.all()[0].message.find("found '=='"), std::string::npos);
+}
+
 TEST_F(ParseTest, EqualsInAnAlgorithmSaysToUseAssign) {
     parse("model M\n  Real x;\nalgorithm\n  x = 1;\nend M;\n");
     ASSERT_EQ(sink.all().size(), 1u) << diags();
@@ -984,6 +991,46 @@ TEST_F(ParseTest, MissingSemicolonAtALineEndKeepsTheNextLine) {
     EXPECT_EQ(t.classes[0]->equation_sections[0].equations.size(), 2u);
     EXPECT_EQ(sink.all()[1].message,
               "expected ';' after the equation, found identifier 'y'; add ';' at the end of line 5");
+}
+
+TEST_F(ParseTest, MissingThenOrLoopAtALineEndKeepsTheBody) {
+    const StoredDefinition& t = parse(R"(model M
+equation
+  when x > 1
+    y = 2;
+  end when;
+  for i in 1:3
+    x[i] = 1;
+  end for;
+end M;
+)");
+    EXPECT_EQ(where(), (std::vector<std::string>{"parse-syntax-error@3:13", "parse-syntax-error@6:15"}));
+    ASSERT_EQ(sink.size(), 2u);
+    EXPECT_EQ(sink.all()[0].message,
+              "expected 'then' after the condition of the when-equation, found identifier 'y'; add "
+              "'then' at the end of line 3");
+    const auto& eqs = t.classes[0]->equation_sections[0].equations;
+    ASSERT_EQ(eqs.size(), 2u);
+    EXPECT_EQ(shape(eqs[0].branches[0].condition.get()), "(> x 1)");
+    EXPECT_EQ(eqs[0].branches[0].body.size(), 1u);
+    EXPECT_EQ(eqs[1].body.size(), 1u);
+}
+
+TEST_F(ParseTest, BadConditionStillParsesTheBlockBody) {
+    const StoredDefinition& t = parse(R"(model M
+equation
+  if x > then
+    y = 1;
+  else
+    y = 2;
+  end if;
+end M;
+)");
+    EXPECT_EQ(where(), (std::vector<std::string>{"parse-syntax-error@3:10"}));
+    const Equation& e = t.classes[0]->equation_sections[0].equations.at(0);
+    ASSERT_EQ(e.branches.size(), 2u);
+    EXPECT_EQ(e.branches[0].body.size(), 1u);
+    EXPECT_EQ(e.branches[1].body.size(), 1u);
 }
 
 TEST_F(ParseTest, MismatchedEndNameNamesBoth) {

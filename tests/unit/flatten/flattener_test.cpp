@@ -1,0 +1,268 @@
+// Unit tests of the flatten stage: parameters, modifiers, arrays, functions,
+// when-clauses, diagnostics. Expressions are compared semantically
+// ((a - b).expand().is_zero()), never by printed form.
+#include <gtest/gtest.h>
+
+#include "flatten/flattener.h"
+#include "support/front_end.h"
+
+namespace modeaudit {
+namespace {
+
+using testing::FrontEnd;
+using GiNaC::ex;
+
+bool same(const ex& a, const ex& b) { return (a - b).expand().is_zero(); }
+
+// The residual of the only equation mentioning `marker` (a symbol).
+ex residual_with(const FrontEnd& fe, const ex& marker) {
+    ex found;
+    int n = 0;
+    for (const FlatEquation& e : fe.flat().equations)
+        if (e.residual().has(marker)) {
+            found = e.residual();
+            ++n;
+        }
+    EXPECT_EQ(n, 1) << "equations with " << marker;
+    return found;
+}
+
+TEST(Flatten, EvaluatesParametersExactly) {
+    FrontEnd fe("model M parameter Real c = 0.9; parameter Real k = 2*c; Real x(start = 1);\n"
+                "equation der(x) = -k*x; end M;", "flatten");
+    ASSERT_TRUE(fe.state.flat) << fe.diagnostics();
+    ex r = residual_with(fe, fe.der("x"));
+    EXPECT_TRUE(same(r, fe.der("x") + GiNaC::numeric(9, 5) * fe.var("x")));
+    EXPECT_TRUE(same(*fe.flat().variables[fe.flat().find_variable("k")].value, GiNaC::numeric(9, 5)));
+}
+
+TEST(Flatten, EvaluateFalseKeepsTheParameterSymbolic) {
+    FrontEnd fe("model M parameter Real c = 0.9 annotation(Evaluate = false); Real x;\n"
+                "equation der(x) = -c*x; end M;", "flatten");
+    ASSERT_TRUE(fe.state.flat) << fe.diagnostics();
+    ex r = residual_with(fe, fe.der("x"));
+    EXPECT_TRUE(same(r, fe.der("x") + fe.var("c") * fe.var("x")));
+    EXPECT_TRUE(same(*fe.flat().variables[fe.flat().find_variable("c")].value, GiNaC::numeric(9, 10)));
+}
+
+TEST(Flatten, ParameterWithoutValueButRangeIsAnUnknownConstant) {
+    FrontEnd fe("model M parameter Real e(min = 0, max = 1); Real x; equation der(x) = -e*x; end M;", "flatten");
+    ASSERT_TRUE(fe.state.flat) << fe.diagnostics();
+    const FlatVariable& e = fe.flat().variables[fe.flat().find_variable("e")];
+    EXPECT_TRUE(e.unknown_constant);
+    EXPECT_TRUE(same(*e.max, 1));
+    EXPECT_TRUE(residual_with(fe, fe.der("x")).has(fe.var("e")));
+}
+
+TEST(Flatten, ExtendsWithModifiersAndNestedModifiers) {
+    FrontEnd fe(R"(
+      model Base parameter Real a = 1; Real x(start = 0); equation der(x) = -a*x; end Base;
+      model Derived extends Base(a = 3, x(start = 2)); end Derived;
+      model Top Derived d(x(fixed = true)); Derived e(a = 5); end Top;)", "flatten");
+    ASSERT_TRUE(fe.state.flat) << fe.diagnostics();
+    const FlatVariable& dx = fe.flat().variables[fe.flat().find_variable("d.x")];
+    EXPECT_TRUE(same(*dx.start, 2));
+    EXPECT_TRUE(dx.fixed);
+    EXPECT_TRUE(same(residual_with(fe, fe.der("d.x")), fe.der("d.x") + 3 * fe.var("d.x")));
+    EXPECT_TRUE(same(residual_with(fe, fe.der("e.x")), fe.der("e.x") + 5 * fe.var("e.x")));
+}
+
+TEST(Flatten, ShortTypeDefinitionsCarryAttributes) {
+    FrontEnd fe(R"(
+      type Voltage = Real(unit = "V", start = 1);
+      model M Voltage v(start = 2); Voltage w; equation der(v) = -v; der(w) = -w; end M;)", "flatten");
+    ASSERT_TRUE(fe.state.flat) << fe.diagnostics();
+    const FlatVariable& v = fe.flat().variables[fe.flat().find_variable("v")];
+    const FlatVariable& w = fe.flat().variables[fe.flat().find_variable("w")];
+    EXPECT_EQ(v.unit, "V");
+    EXPECT_TRUE(same(*v.start, 2));  // the declaration's modifier wins over the type's
+    EXPECT_TRUE(same(*w.start, 1));
+}
+
+TEST(Flatten, ArraysAndForLoopsExpand) {
+    FrontEnd fe(R"(
+      model M parameter Integer n = 3; Real x[n](each start = 1); Real total;
+      equation
+        for i in 1:n loop der(x[i]) = -i*x[i]; end for;
+        total = sum(x);
+      end M;)", "flatten");
+    ASSERT_TRUE(fe.state.flat) << fe.diagnostics();
+    EXPECT_GE(fe.flat().find_variable("x[3]"), 0);
+    EXPECT_LT(fe.flat().find_variable("x[4]"), 0);
+    EXPECT_TRUE(same(residual_with(fe, fe.der("x[2]")), fe.der("x[2]") + 2 * fe.var("x[2]")));
+    EXPECT_TRUE(same(*fe.flat().variables[fe.flat().find_variable("x[3]")].start, 1));
+    EXPECT_TRUE(same(residual_with(fe, fe.var("total")),
+                     fe.var("total") - fe.var("x[1]") - fe.var("x[2]") - fe.var("x[3]")));
+}
+
+TEST(Flatten, ArrayBindingsGoElementwise) {
+    FrontEnd fe("model M parameter Real p[2] = {3, 4}; Real q[2](start = {1, 2});\n"
+                "equation der(q) = -p .* q; end M;", "flatten");
+    ASSERT_TRUE(fe.state.flat) << fe.diagnostics();
+    EXPECT_TRUE(same(*fe.flat().variables[fe.flat().find_variable("q[2]")].start, 2));
+    EXPECT_TRUE(same(residual_with(fe, fe.der("q[2]")), fe.der("q[2]") + 4 * fe.var("q[2]")));
+}
+
+TEST(Flatten, SmallFunctionsAreInlined) {
+    FrontEnd fe(R"(
+      function sq input Real u; output Real y; algorithm y := u*u; end sq;
+      function scaled input Real u; input Real k = 2; output Real y;
+        protected Real t;
+        algorithm t := sq(u); y := k*t;
+      end scaled;
+      model M Real x; equation der(x) = -scaled(x); end M;)", "flatten");
+    ASSERT_TRUE(fe.state.flat) << fe.diagnostics();
+    ex x = fe.var("x");
+    EXPECT_TRUE(same(residual_with(fe, fe.der("x")), fe.der("x") + 2 * x * x));
+}
+
+TEST(Flatten, DerOfAnExpressionIsTheTotalDerivative) {
+    FrontEnd fe("model M Real x, y; equation der(x*y) = 1; y = x; end M;", "flatten");
+    ASSERT_TRUE(fe.state.flat) << fe.diagnostics();
+    // y is an alias of x after alias elimination: der(x*x) = 2*x*der(x).
+    ASSERT_EQ(fe.flat().equations.size(), 1u);
+    EXPECT_TRUE(same(fe.flat().equations[0].residual(), 2 * fe.var("x") * fe.der("x") - 1));
+}
+
+TEST(Flatten, IfEquationWithParameterConditionIsResolvedStatically) {
+    FrontEnd fe(R"(
+      model M parameter Boolean fast = true; Real x;
+      equation if fast then der(x) = -10*x; else der(x) = -x; end if; end M;)", "flatten");
+    ASSERT_TRUE(fe.state.flat) << fe.diagnostics();
+    ASSERT_EQ(fe.flat().equations.size(), 1u);
+    EXPECT_TRUE(fe.flat().equations[0].active_when.empty());
+    EXPECT_TRUE(same(fe.flat().equations[0].residual(), fe.der("x") + 10 * fe.var("x")));
+    EXPECT_TRUE(fe.flat().if_equations.empty());
+}
+
+TEST(Flatten, WhenClauseCollectsResetsAssignmentsAndRestartConstraints) {
+    FrontEnd fe(R"(
+      model M parameter Real e = 0.5; Real x(start = 1), v; Boolean hit(start = false);
+      equation
+        der(x) = v; der(v) = -9.81;
+        when x <= 0 then
+          hit = true;
+          v = -e*pre(v);
+        end when;
+      end M;)", "flatten");
+    ASSERT_TRUE(fe.state.flat) << fe.diagnostics();
+    ASSERT_EQ(fe.flat().whens.size(), 1u);
+    const FlatWhen& w = fe.flat().whens[0];
+    ASSERT_EQ(w.triggers.size(), 1u);
+    EXPECT_EQ(canonical(fe.flat(), *w.triggers[0]), "x <= 0");
+    ASSERT_EQ(w.actions.size(), 2u);
+    EXPECT_EQ(w.actions[0].kind, WhenAction::Kind::AssignDiscrete);
+    EXPECT_EQ(w.actions[1].kind, WhenAction::Kind::RestartConstraint);
+    EXPECT_TRUE(same(w.actions[1].lhs - w.actions[1].rhs, fe.var("v") + GiNaC::numeric(1, 2) * fe.pre("v")));
+    EXPECT_TRUE(fe.has("flatten-restart-constraint"));
+}
+
+TEST(Flatten, ReinitValueUsesTheLeftLimits) {
+    FrontEnd fe("model M Real h(start = 1), v; equation der(h) = v; der(v) = -1;\n"
+                "algorithm when h <= 0 then reinit(v, -0.5*v); end when; end M;", "flatten");
+    ASSERT_TRUE(fe.state.flat) << fe.diagnostics();
+    const WhenAction& a = fe.flat().whens.at(0).actions.at(0);
+    EXPECT_EQ(a.kind, WhenAction::Kind::Reinit);
+    EXPECT_TRUE(same(a.value, -GiNaC::numeric(1, 2) * fe.pre("v")));
+}
+
+TEST(Flatten, UnconnectedInsideFlowIsZeroAndConnectionsBalance) {
+    FrontEnd fe(R"(
+      connector P Real v; flow Real i; end P;
+      model Two P a, b; Real w; equation w = a.v - b.v; a.i + b.i = 0; w = 2*a.i; end Two;
+      model Sub "an outside connector joined to an inside one" P port; Two t; equation connect(port, t.a); end Sub;
+      model Top Sub s; Two r; equation connect(s.port, r.a); end Top;)", "flatten");
+    ASSERT_TRUE(fe.state.flat) << fe.diagnostics();
+    const FlatModel& f = fe.flat();
+    // s.t.b, r.b are inside connectors left unconnected: zero flow.
+    int zero_flows = 0, balances = 0;
+    for (const FlatEquation& e : f.equations) {
+        if (e.origin.rfind("unconnected flow", 0) == 0) ++zero_flows;
+        if (e.origin.rfind("flow balance", 0) == 0) ++balances;
+    }
+    EXPECT_EQ(zero_flows, 2);
+    // Inside Sub: t.a.i - port.i = 0 (outside counted negative); in Top:
+    // s.port.i + r.a.i = 0. Both are alias equations, so no balance is left.
+    EXPECT_EQ(balances, 0);
+    // The aliases say so: t.a.i = port.i and r.a.i = -port.i.
+    auto sign_of = [&](const std::string& a, const std::string& b) {
+        int va = f.find_variable(a), vb = f.find_variable(b);
+        int ra = va, sa = 1, rb = vb, sb = 1;
+        for (const auto& al : f.aliases) {
+            if (al.variable == va) ra = al.representative, sa = al.sign;
+            if (al.variable == vb) rb = al.representative, sb = al.sign;
+        }
+        EXPECT_EQ(ra, rb) << a << " and " << b << " are not aliases";
+        return sa * sb;
+    };
+    EXPECT_EQ(sign_of("s.t.a.i", "s.port.i"), 1);
+    EXPECT_EQ(sign_of("r.a.i", "s.port.i"), -1);
+    EXPECT_EQ(sign_of("r.a.v", "s.t.a.v"), 1);
+}
+
+TEST(Flatten, InStreamOfTwoConnectedPortsIsTheOtherStream) {
+    FrontEnd fe(R"(
+      connector F Real p; flow Real m; stream Real h; end F;
+      model Source F port; parameter Real h0 = 5; equation port.h = h0; port.m = -1; end Source;
+      model Sink F port; Real hin; equation port.p = 1; port.h = 0; hin = inStream(port.h); end Sink;
+      model Top Source a; Sink b; equation connect(a.port, b.port); end Top;)", "flatten");
+    ASSERT_TRUE(fe.state.flat) << fe.diagnostics();
+    // hin = inStream(b.port.h) = a.port.h: alias elimination joins them.
+    EXPECT_TRUE(same(fe.value("b.hin"), fe.value("a.port.h")));
+    EXPECT_FALSE(same(fe.value("b.hin"), fe.value("b.port.h")));
+}
+
+TEST(Flatten, ParameterCycleIsDiagnosed) {
+    FrontEnd fe("model M\n  parameter Real a = b;\n  parameter Real b = 2*a;\n  Real x;\nequation\n  der(x) = a;\nend M;",
+                "flatten");
+    EXPECT_FALSE(fe.state.flat);
+    EXPECT_TRUE(fe.has("flatten-parameter-cycle")) << fe.diagnostics();
+}
+
+TEST(Flatten, UndefinedNameHasItsLocation) {
+    FrontEnd fe("model M\n  Real x;\nequation\n  der(x) = -k*x;\nend M;", "flatten");
+    ASSERT_EQ(fe.state.sink.size(), 1u) << fe.diagnostics();
+    const Diagnostic& d = fe.state.sink.all()[0];
+    EXPECT_EQ(d.rule, "flatten-undefined-name");
+    EXPECT_EQ(d.range.begin.line, 4u);
+    EXPECT_EQ(d.range.begin.column, 13u);
+}
+
+TEST(Flatten, ModelSelectionByNameAndDefault) {
+    const char* text = "model A Real x; equation der(x) = 1; end A;\nmodel B Real y; equation der(y) = 2; end B;";
+    FrontEnd last(text, "flatten");
+    ASSERT_TRUE(last.state.flat);
+    EXPECT_EQ(last.flat().name, "B");
+    FrontEnd named(text, "flatten", "A");
+    ASSERT_TRUE(named.state.flat);
+    EXPECT_EQ(named.flat().name, "A");
+    FrontEnd missing(text, "flatten", "C");
+    EXPECT_TRUE(missing.has("flatten-undefined-name"));
+}
+
+TEST(Flatten, DeclaredInvariantsAndSuppressionsAreRead) {
+    FrontEnd fe(R"(
+      model M Real x(start = 1); Real E = x^2 annotation(__ModeAudit(rate = -2*x^2, atEvents = "nonincreasing"));
+      equation der(x) = -x;
+      annotation(__ModeAudit(suppress = {"modes-unbalanced"}), experiment(StopTime = 2.5));
+      end M;)", "flatten");
+    ASSERT_TRUE(fe.state.flat) << fe.diagnostics();
+    const FlatVariable& e = fe.flat().variables[fe.flat().find_variable("E")];
+    ASSERT_TRUE(e.invariant.has_value());
+    EXPECT_EQ(e.invariant->at_events, "nonincreasing");
+    EXPECT_TRUE(same(*e.invariant->rate, -2 * GiNaC::pow(fe.var("x"), 2)));
+    EXPECT_EQ(fe.flat().suppress, std::vector<std::string>{"modes-unbalanced"});
+    EXPECT_DOUBLE_EQ(*fe.flat().stop_time, 2.5);
+}
+
+TEST(Flatten, CanonicalPrintingDoesNotDependOnDeclarationOrder) {
+    FrontEnd a("model M Real x, y; equation der(x) = y + 2*x; y = sin(x); end M;", "flatten");
+    FrontEnd b("model M Real y, x; equation der(x) = 2*x + y; y = sin(x); end M;", "flatten");
+    ASSERT_TRUE(a.state.flat && b.state.flat);
+    std::ostringstream da, db;
+    // Variables print in declaration order, equations canonically.
+    EXPECT_EQ(canonical(a.flat().equations[0].residual()), canonical(b.flat().equations[0].residual()));
+}
+
+}  // namespace
+}  // namespace modeaudit

@@ -1,0 +1,169 @@
+// Unit tests of the modes stage: mode variables, reachable modes, active
+// equations with branches selected, transitions with guards, directions and
+// triggers, and the exploration limit.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include "flatten/flattener.h"
+#include "support/front_end.h"
+
+namespace modeaudit {
+namespace {
+
+using testing::FrontEnd;
+using GiNaC::ex;
+
+bool same(const ex& a, const ex& b) { return (a - b).expand().is_zero(); }
+
+const char* kCup = R"(
+model CupAndBall
+  parameter Real L = 1; parameter Real g = 9.81;
+  Real x(start = 0.4), y(start = -0.74905), vx(start = 2), vy(start = -0.019), lambda;
+  Boolean taut(start = false);
+equation
+  der(x) = vx; der(y) = vy; der(vx) = -lambda*x; der(vy) = -lambda*y - g;
+  if taut then x^2 + y^2 = L^2; assert(lambda >= 0, "tension"); else lambda = 0; end if;
+  when x^2 + y^2 >= L^2 then taut = true; end when;
+end CupAndBall;)";
+
+TEST(Modes, CupAndBallHasTwoModesAndTheCaptureTransition) {
+    FrontEnd fe(kCup);
+    ASSERT_TRUE(fe.state.modes) << fe.diagnostics();
+    const ModeSet& ms = fe.modes();
+    ASSERT_EQ(ms.mode_variables.size(), 1u);
+    EXPECT_EQ(ms.mode_variables[0].name, "taut");
+    ASSERT_EQ(ms.modes.size(), 2u);
+    EXPECT_EQ(ms.modes[0].id, "taut=false");
+    EXPECT_EQ(ms.modes[1].id, "taut=true");
+    for (const Mode& m : ms.modes) {
+        EXPECT_EQ(m.equations.size(), 5u);
+        EXPECT_EQ(m.unknowns.size(), 5u);
+    }
+    EXPECT_TRUE(ms.modes[0].asserts.empty());
+    EXPECT_EQ(ms.modes[1].asserts.size(), 1u);
+    ASSERT_EQ(ms.transitions.size(), 1u);
+    const Transition& t = ms.transitions[0];
+    EXPECT_EQ(t.from, 0);
+    EXPECT_EQ(t.to, 1);
+    EXPECT_EQ(t.trigger, Transition::Trigger::State);
+    EXPECT_TRUE(same(t.guard, fe.var("x") * fe.var("x") + fe.var("y") * fe.var("y") - 1));
+    // The taut mode holds the circle, the free one lambda = 0.
+    bool circle = false;
+    for (const ModeEquation& e : ms.modes[1].equations)
+        circle = circle || same(e.residual, pow(fe.var("x"), 2) + pow(fe.var("y"), 2) - 1);
+    EXPECT_TRUE(circle);
+}
+
+TEST(Modes, TimeCommandIsATimeEvent) {
+    std::string text = kCup;
+    text.replace(text.find("when x^2 + y^2 >= L^2"), std::string("when x^2 + y^2 >= L^2").size(), "when time >= 0.1");
+    FrontEnd fe(text);
+    ASSERT_TRUE(fe.state.modes) << fe.diagnostics();
+    ASSERT_EQ(fe.modes().transitions.size(), 1u);
+    EXPECT_EQ(fe.modes().transitions[0].trigger, Transition::Trigger::Time);
+    EXPECT_EQ(fe.modes().transitions[0].guard_text, "time - 1/10");
+}
+
+TEST(Modes, MslDiodeWithZeroRonGivesUEqualsZeroOrUEqualsS) {
+    FrontEnd fe(R"(
+      model D parameter Real Ron = 0, Goff = 0; Real s(start = 1), u, i, q(start = 0);
+        Boolean off;
+      equation
+        off = s < 0;
+        u = s*(if off then 1 else Ron);
+        i = s*(if off then Goff else 1);
+        der(q) = i; u + i = 1 - q;
+      end D;)");
+    ASSERT_TRUE(fe.state.modes) << fe.diagnostics();
+    const Mode& on = fe.mode("off=false");
+    const Mode& off = fe.mode("off=true");
+    auto has = [&](const Mode& m, const ex& r) {
+        for (const ModeEquation& e : m.equations)
+            if (same(e.residual, r) || same(e.residual, -r)) return true;
+        return false;
+    };
+    EXPECT_TRUE(has(on, fe.var("u")));
+    EXPECT_TRUE(has(on, fe.var("i") - fe.var("s")));
+    EXPECT_TRUE(has(off, fe.var("u") - fe.var("s")));
+    EXPECT_TRUE(has(off, fe.var("i")));
+    // Conducting initially (s = 1): turning off when s falls below 0, guard -s.
+    EXPECT_EQ(fe.modes().modes[0].id, "off=false");
+    bool found = false;
+    for (const Transition& t : fe.modes().transitions)
+        if (t.from == 0) {
+            EXPECT_TRUE(same(t.guard, -fe.var("s")));
+            found = true;
+        }
+    EXPECT_TRUE(found);
+}
+
+TEST(Modes, ElsewhenKeepsItsPriorityAndSelfLoopsCarryResets) {
+    FrontEnd fe(R"(
+      model B Real h(start = 1), v(start = 0); Integer n(start = 0);
+      equation der(h) = v; der(v) = -9.81;
+      algorithm
+        when h <= 0 then reinit(v, -0.9*v);
+        elsewhen h >= 2 then reinit(v, 0);
+        end when;
+      end B;)");
+    ASSERT_TRUE(fe.state.modes) << fe.diagnostics();
+    ASSERT_EQ(fe.modes().modes.size(), 1u);
+    ASSERT_EQ(fe.modes().transitions.size(), 2u);
+    EXPECT_EQ(fe.modes().transitions[0].priority, 0);
+    EXPECT_EQ(fe.modes().transitions[1].priority, 1);
+    EXPECT_EQ(fe.modes().transitions[0].from, fe.modes().transitions[0].to);
+    ASSERT_EQ(fe.modes().transitions[0].resets.size(), 1u);
+}
+
+TEST(Modes, UnbalancedModeIsNamed) {
+    FrontEnd fe(R"(
+      model U Real x(start = 1), y; Boolean on(start = true);
+      equation der(x) = -x;
+        if on then y = x; else y = 2*x; x = 0; end if;
+        when x < 0.5 then on = false; end when;
+      end U;)");
+    ASSERT_TRUE(fe.state.modes) << fe.diagnostics();
+    EXPECT_TRUE(fe.has("modes-unbalanced"));
+    EXPECT_TRUE(fe.has("flatten-unbalanced-if"));
+    EXPECT_NE(fe.diagnostics().find("mode on=false has 3 equations for 2 unknowns"), std::string::npos)
+        << fe.diagnostics();
+}
+
+TEST(Modes, ExplorationStopsAtTheLimitAndSaysSo) {
+    // 12 independent switches: 4096 reachable modes.
+    std::string text = "model Many\n";
+    for (int k = 1; k <= 12; ++k) text += fmt::format("  Real x{0}(start = 1); Boolean b{0}(start = false);\n", k);
+    text += "equation\n";
+    for (int k = 1; k <= 12; ++k)
+        text += fmt::format("  if b{0} then der(x{0}) = -1; else der(x{0}) = 1; end if;\n"
+                            "  when x{0} > 2 then b{0} = true; end when;\n",
+                            k);
+    text += "end Many;\n";
+    PipelineState state;
+    state.file = state.sources.add("many.mo", text);
+    RunOptions options;
+    options.modes.max_modes = 100;
+    run_pipeline(state, options, "modes");
+    ASSERT_TRUE(state.modes);
+    EXPECT_FALSE(state.modes->complete);
+    EXPECT_EQ(state.modes->modes.size(), 100u);
+    bool reported = false;
+    for (const Diagnostic& d : state.sink.all()) reported = reported || d.rule == "modes-limit-reached";
+    EXPECT_TRUE(reported);
+}
+
+TEST(Modes, IntegerModeVariableSelectsEquations) {
+    FrontEnd fe(R"(
+      model G Real x(start = 0); Integer gear(start = 1);
+      equation
+        if gear == 1 then der(x) = 1; elseif gear == 2 then der(x) = 2; else der(x) = 0; end if;
+        when x > 1 then gear = mod(pre(gear), 3) + 1; end when;
+      end G;)");
+    ASSERT_TRUE(fe.state.modes) << fe.diagnostics();
+    ASSERT_GE(fe.modes().modes.size(), 3u);
+    EXPECT_EQ(fe.modes().modes[0].id, "gear=1");
+    EXPECT_EQ(fe.modes().modes[1].id, "gear=2");
+}
+
+}  // namespace
+}  // namespace modeaudit
