@@ -74,8 +74,8 @@ ConditionPtr subs_condition(const ConditionPtr& c, const GiNaC::exmap& map) {
     if (!c) return c;
     auto r = std::make_shared<Condition>(*c);
     if (c->kind == Condition::Kind::Relation || c->kind == Condition::Kind::Sample) {
-        r->lhs = c->lhs.subs(map);
-        r->rhs = c->rhs.subs(map);
+        r->lhs = c->lhs.subs(map, GiNaC::subs_options::no_pattern | GiNaC::subs_options::pattern_is_not_product);
+        r->rhs = c->rhs.subs(map, GiNaC::subs_options::no_pattern | GiNaC::subs_options::pattern_is_not_product);
     }
     for (ConditionPtr& o : r->operands) o = subs_condition(o, map);
     return r;
@@ -87,15 +87,15 @@ void substitute_everywhere(FlatModel& model, const GiNaC::exmap& map) {
     if (map.empty()) return;
     for (auto* list : {&model.equations, &model.initial_equations})
         for (FlatEquation& e : *list) {
-            e.lhs = e.lhs.subs(map);
-            e.rhs = e.rhs.subs(map);
+            e.lhs = e.lhs.subs(map, GiNaC::subs_options::no_pattern | GiNaC::subs_options::pattern_is_not_product);
+            e.rhs = e.rhs.subs(map, GiNaC::subs_options::no_pattern | GiNaC::subs_options::pattern_is_not_product);
         }
     for (FlatWhen& w : model.whens) {
         for (ConditionPtr& t : w.triggers) t = subs_condition(t, map);
         for (WhenAction& a : w.actions) {
-            a.value = a.value.subs(map);
-            a.lhs = a.lhs.subs(map);
-            a.rhs = a.rhs.subs(map);
+            a.value = a.value.subs(map, GiNaC::subs_options::no_pattern | GiNaC::subs_options::pattern_is_not_product);
+            a.lhs = a.lhs.subs(map, GiNaC::subs_options::no_pattern | GiNaC::subs_options::pattern_is_not_product);
+            a.rhs = a.rhs.subs(map, GiNaC::subs_options::no_pattern | GiNaC::subs_options::pattern_is_not_product);
             a.bool_value = subs_condition(a.bool_value, map);
             a.assertion = subs_condition(a.assertion, map);
         }
@@ -214,15 +214,18 @@ bool resolve_connections(FlatModel& model, const flat::Instance& top, const std:
                 model.equations.push_back(std::move(e));
             }
         } else if (k == VarKind::Flow) {
-            ex sum = 0;
+            // Built in one go: adding term by term is quadratic in the set size.
+            GiNaC::exvector terms;
             std::string names;
             for (int n : members) {
                 const Element& el = elements[static_cast<std::size_t>(n)];
-                sum += el.inside ? sym(n) : -sym(n);
-                names += (names.empty() ? "" : ", ") + model.variables[static_cast<std::size_t>(el.variable)].name;
+                terms.push_back(el.inside ? sym(n) : -sym(n));
+                if (names.size() < 200)
+                    names += (names.empty() ? "" : ", ") + model.variables[static_cast<std::size_t>(el.variable)].name;
             }
+            if (names.size() >= 200) names += fmt::format(", ... ({} in all)", members.size());
             FlatEquation e;
-            e.lhs = sum;
+            e.lhs = GiNaC::add(terms);
             e.rhs = 0;
             e.range = where;
             e.origin = "flow balance: " + names;
@@ -443,7 +446,7 @@ void eliminate_aliases(FlatModel& model) {
         int hd = model.symbols.highest_derivative(vi);
         for (int k = 1; k <= hd; ++k)
             map[model.symbols.derivative(vi, k)] = s * ex(model.symbols.derivative(r, k));
-        map[model.symbols.pre(vi)] = s * ex(model.symbols.pre(r));
+        if (auto p = model.symbols.find_pre(vi)) map[*p] = s * ex(model.symbols.pre(r));
         // The representative inherits a start value it lacks.
         FlatVariable& rep = model.variables[static_cast<std::size_t>(r)];
         const FlatVariable& al = model.variables[v];

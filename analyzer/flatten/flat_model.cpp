@@ -1,5 +1,7 @@
 #include "flatten/flat_model.h"
 
+#include <algorithm>
+
 #include "common/internal_error.h"
 
 namespace modeaudit {
@@ -42,6 +44,8 @@ const GiNaC::symbol& SymbolTable::derivative(int v, int order) {
     std::string base = variable(v).get_name();
     std::string name = order == 1 ? "der(" + base + ")" : "der(" + base + "," + std::to_string(order) + ")";
     auto [pos, ok] = ders_.emplace(key, GiNaC::symbol(name));
+    int& best = max_order_[v];
+    best = std::max(best, order);
     by_name_[name] = Meaning{Meaning::Role::Derivative, v, order};
     return pos->second;
 }
@@ -61,6 +65,12 @@ const GiNaC::symbol& SymbolTable::pre(int v) {
     return pos->second;
 }
 
+std::optional<GiNaC::symbol> SymbolTable::find_pre(int v) const {
+    auto it = pres_.find(v);
+    if (it == pres_.end()) return std::nullopt;
+    return it->second;
+}
+
 std::optional<SymbolTable::Meaning> SymbolTable::meaning(const GiNaC::symbol& s) const {
     if (s == time_) return Meaning{Meaning::Role::Time, -1, 0};
     auto it = by_name_.find(s.get_name());
@@ -70,10 +80,8 @@ std::optional<SymbolTable::Meaning> SymbolTable::meaning(const GiNaC::symbol& s)
 }
 
 int SymbolTable::highest_derivative(int v) const {
-    int best = 0;
-    for (const auto& [key, sym] : ders_)
-        if (key.first == v && key.second > best) best = key.second;
-    return best;
+    auto it = max_order_.find(v);
+    return it == max_order_.end() ? 0 : it->second;
 }
 
 int FlatModel::find_variable(const std::string& n) const {

@@ -26,6 +26,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "common/source.h"
@@ -154,6 +155,7 @@ public:
     const GiNaC::symbol& derivative(int v, int order);
     std::optional<GiNaC::symbol> find_derivative(int v, int order) const;
     const GiNaC::symbol& pre(int v);
+    std::optional<GiNaC::symbol> find_pre(int v) const;
     const GiNaC::symbol& time() const { return time_; }
     const GiNaC::symbol& condition(int c) const { return conds_.at(static_cast<std::size_t>(c)); }
 
@@ -172,10 +174,11 @@ public:
 private:
     std::vector<GiNaC::symbol> vars_;
     std::map<std::pair<int, int>, GiNaC::symbol> ders_;
+    std::map<int, int> max_order_;
     std::map<int, GiNaC::symbol> pres_;
     std::vector<GiNaC::symbol> conds_;
     GiNaC::symbol time_{"time"};
-    std::map<std::string, Meaning> by_name_;  // keyed by the symbol's unique name
+    std::unordered_map<std::string, Meaning> by_name_;  // keyed by the symbol's unique name
 };
 
 struct FlatModel {

@@ -64,6 +64,24 @@ private:
     const FlatModel* model_;
 
     static std::string number(const GiNaC::numeric& n) {
+        // A rational whose denominator has only the factors 2 and 5 is a
+        // finite decimal, as the user wrote it: 9.81 rather than 981/100.
+        if (n.is_rational() && !n.is_integer()) {
+            GiNaC::numeric d = n.denom();
+            int twos = 0, fives = 0;
+            while (GiNaC::irem(d, 2).is_zero()) d = d / 2, ++twos;
+            while (GiNaC::irem(d, 5).is_zero()) d = d / 5, ++fives;
+            int digits = std::max(twos, fives);
+            if (d.is_equal(1) && digits <= 16) {
+                GiNaC::numeric scaled = GiNaC::abs(n) * GiNaC::numeric(10).power(digits);
+                std::ostringstream s;
+                s << scaled;
+                std::string t = s.str();
+                if (t.size() <= static_cast<std::size_t>(digits)) t.insert(0, static_cast<std::size_t>(digits) + 1 - t.size(), '0');
+                t.insert(t.size() - static_cast<std::size_t>(digits), ".");
+                return (n.is_negative() ? "-" : "") + t;
+            }
+        }
         if (n.is_rational()) {
             std::ostringstream s;
             s << n;

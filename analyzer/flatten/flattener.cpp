@@ -227,6 +227,15 @@ private:
                       const ast::TypePrefix& prefix, const ast::ComponentClause& cc,
                       const ast::ComponentDecl& d, bool is_protected);
 
+    // Every argument of a modification must name a component of the instance.
+    void check_modifier_names(const Instance& inst, const ModPtr& mod) {
+        if (!mod) return;
+        for (const std::string& name : mod->arg_order)
+            if (!inst.members.count(name))
+                fail(rule::flatten_undefined_name, mod->args.at(name)->range,
+                     fmt::format("'{}' has no component '{}' to modify", inst.cls ? inst.cls->name : inst.path, name));
+    }
+
     // ---- values
     ex param_value(int v, SourceRange use);
     ex variable_ex(int v, const Ctx& ctx, SourceRange use);
@@ -505,6 +514,8 @@ void Flattener::add_elements(Instance& inst, ClassHit hit, ModPtr mod,
         stack.push_back(base.cls);
         add_elements(inst, base, merged, stack, ext.range);
         stack.pop_back();
+        // What the extends clause modifies must exist in the base class.
+        check_modifier_names(inst, to_mod(ext.mod.get(), &inst));
     }
     for (const ast::Element& el : cls.elements) {
         if (el.kind != ast::Element::Kind::Component) continue;
@@ -618,6 +629,7 @@ Member Flattener::make_member(Instance& inst, const std::string& name, const std
                          child.path));
     m.object = &child;
     instantiate(child, type.cls, mod, stack, d.range);
+    check_modifier_names(child, mod);
     return m;
 }
 
@@ -954,7 +966,7 @@ Value Flattener::value(const ast::Expr& e, const Ctx& ctx) {
                 case B::ElemDiv:
                     for (const ex& y : b.elems)
                         if (y.is_zero())
-                            fail(rule::flatten_type_mismatch, e.range,
+                            fail(rule::flatten_invalid_value, e.range,
                                  fmt::format("division by zero in '{}'", ast::to_modelica(e)));
                     r = elementwise(a, b, [](const ex& x, const ex& y) { return x / y; }, ok);
                     break;
@@ -976,7 +988,7 @@ Value Flattener::value(const ast::Expr& e, const Ctx& ctx) {
                     if (!b.is_scalar())
                         fail(rule::flatten_type_mismatch, e.range, "division by an array is not defined");
                     if (b.elems[0].is_zero())
-                        fail(rule::flatten_type_mismatch, e.range,
+                        fail(rule::flatten_invalid_value, e.range,
                              fmt::format("division by zero in '{}'", ast::to_modelica(e)));
                     r = elementwise(a, b, [](const ex& x, const ex& y) { return x / y; }, ok);
                     break;
@@ -985,8 +997,14 @@ Value Flattener::value(const ast::Expr& e, const Ctx& ctx) {
                         fail(rule::flatten_type_mismatch, e.range, "'^' of arrays is not supported; use '.^'");
                     if (a.elems[0].is_zero() && GiNaC::is_a<GiNaC::numeric>(b.elems[0]) &&
                         !GiNaC::ex_to<GiNaC::numeric>(b.elems[0]).is_positive())
-                        fail(rule::flatten_type_mismatch, e.range,
+                        fail(rule::flatten_invalid_value, e.range,
                              fmt::format("0 raised to a non-positive power in '{}'", ast::to_modelica(e)));
+                    if (auto base = numeric_value(a.elems[0]), x = numeric_value(b.elems[0]);
+                        base && x && base->is_real() && base->is_negative() && x->is_real() && !x->is_integer())
+                        fail(rule::flatten_invalid_value, e.range,
+                             fmt::format("'{}' raises the negative number {} to the non-integer power {}; it has no "
+                                         "real value",
+                                         ast::to_modelica(e), canonical(a.elems[0]), canonical(b.elems[0])));
                     r = Value::scalar(GiNaC::pow(a.elems[0], b.elems[0]));
                     break;
                 default: MODEAUDIT_UNREACHABLE("binary operator");
@@ -1228,6 +1246,20 @@ Value Flattener::call_value(const ast::Expr& e, const Ctx& ctx) {
         nargs(2, 2);
         return value(arg(1), ctx);
     }
+    // Functions whose argument is known when flattening must have a real value.
+    auto domain = [&](const char* what, const std::function<bool(const GiNaC::numeric&)>& ok) {
+        nargs(1, 1);
+        Value v = value(arg(0), ctx);
+        for (const ex& x : v.elems)
+            if (auto n = numeric_value(x); n && n->is_real() && !ok(*n))
+                fail(rule::flatten_invalid_value, e.range,
+                     fmt::format("'{}' has no real value: {} is {}", ast::to_modelica(e), what, canonical(x)));
+    };
+    if (fname == "sqrt") domain("the argument of sqrt must not be negative; it", [](const GiNaC::numeric& n) { return !n.is_negative(); });
+    if (fname == "log" || fname == "log10")
+        domain("the argument of log must be positive; it", [](const GiNaC::numeric& n) { return n.is_positive(); });
+    if (fname == "asin" || fname == "acos")
+        domain("the argument must lie in [-1, 1]; it", [](const GiNaC::numeric& n) { return GiNaC::abs(n) <= 1; });
     if (fname == "sin") return map1([](const ex& x) { return GiNaC::sin(x); });
     if (fname == "cos") return map1([](const ex& x) { return GiNaC::cos(x); });
     if (fname == "tan") return map1([](const ex& x) { return GiNaC::tan(x); });
@@ -2202,7 +2234,7 @@ void Flattener::algorithm(const ast::AlgorithmSection& sec, Instance* inst) {
                     fail(rule::flatten_unsupported_construct, s.range,
                          fmt::format("assignment to the {} variable '{}' outside when", 
                                      var.variability == Variability::Discrete ? "discrete" : "parameter", var.name));
-                ex val = scalar(*s.rhs, ctx, "the assigned value").subs(current);
+                ex val = scalar(*s.rhs, ctx, "the assigned value").subs(current, GiNaC::subs_options::no_pattern | GiNaC::subs_options::pattern_is_not_product);
                 if (!assigned.count(v)) {
                     assigned_order.push_back(v);
                     where.push_back(s.range);
@@ -2329,8 +2361,14 @@ void Flattener::finish_attributes() {
             var.min = attr_value("min");
             var.max = attr_value("max");
             var.nominal = attr_value("nominal");
-            if (ModPtr u = sub(pa.mod, "unit"); u && u->binding && u->binding->kind == ast::ExprKind::String)
-                var.unit = u->binding->text;
+            for (const char* attr : {"unit", "quantity", "displayUnit"}) {
+                ModPtr u = sub(pa.mod, attr);
+                if (!u || !u->binding) continue;
+                if (u->binding->kind != ast::ExprKind::String)
+                    fail(rule::flatten_type_mismatch, u->binding->range,
+                         fmt::format("the attribute {} of '{}' takes a string, e.g. {} = \"m\"", attr, var.name, attr));
+                if (std::string(attr) == "unit") var.unit = u->binding->text;
+            }
         }
         // Component annotations: Evaluate = false; __ModeAudit(...).
         if (pa.decl->annotation) {

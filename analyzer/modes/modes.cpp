@@ -142,7 +142,7 @@ ex Explorer::substitute_discrete(const ex& e, const State& s) const {
         if (m->role == SymbolTable::Meaning::Role::Condition)
             map[*it] = eval(*flat_.conditions[static_cast<std::size_t>(m->index)], s, &s) ? 1 : 0;
     }
-    return map.empty() ? e : e.subs(map);
+    return map.empty() ? e : e.subs(map, GiNaC::subs_options::no_pattern | GiNaC::subs_options::pattern_is_not_product);
 }
 
 bool Explorer::eval(const Condition& c, const State& s, const State* pre, int depth) const {
@@ -221,8 +221,9 @@ bool Explorer::guard_of(const Condition& c, bool becoming, ex& g, SourceRange wh
         if (!greater && !less) {
             if (report)
                 sink_.report(rule::modes_unsupported_trigger, where,
-                             fmt::format("'{}' is an equality of continuous quantities; it has no zero crossing",
-                                         canonical(flat_, c)));
+                             fmt::format("'{}' tests continuous quantities for {}; it has no zero crossing to "
+                                         "locate; use '<' or '>'",
+                                         canonical(flat_, c), c.op == Condition::RelOp::Eq ? "equality" : "inequality"));
             return false;
         }
         bool up = greater == becoming;  // g = lhs - rhs rises when lhs > rhs becomes true
@@ -230,6 +231,14 @@ bool Explorer::guard_of(const Condition& c, bool becoming, ex& g, SourceRange wh
         return true;
     }
     if (c.kind == K::Not) return guard_of(*c.operands[0], !becoming, g, where, report);
+    // edge(b) = b and not pre(b): fires when b becomes true.
+    if (c.kind == K::And && c.operands.size() == 2 && becoming) {
+        const Condition& a = *c.operands[0];
+        const Condition& b = *c.operands[1];
+        if (a.kind == K::Variable && !a.pre && b.kind == K::Not && b.operands[0]->kind == K::Variable &&
+            b.operands[0]->pre && b.operands[0]->variable == a.variable)
+            return guard_of(a, true, g, where, report);
+    }
     if (c.kind == K::Variable && !c.pre) {
         auto it = defined_.find(c.variable);
         if (it != defined_.end()) return guard_of(*it->second->condition, becoming, g, where, report);
@@ -249,24 +258,33 @@ bool Explorer::guard_of(const Condition& c, bool becoming, ex& g, SourceRange wh
 State Explorer::initial_state() {
     State s;
     s.discrete.assign(flat_.variables.size(), 0);
-    GiNaC::exmap start;
-    for (std::size_t v = 0; v < flat_.variables.size(); ++v) {
-        const FlatVariable& var = flat_.variables[v];
-        ex val = var.start ? *var.start : ex(0);
-        if (var.variability == Variability::Discrete && relevant_.count(static_cast<int>(v))) {
-            auto n = numeric_value(val);
-            s.discrete[v] = n && n->is_real() ? n->to_long() : 0;
-        }
-        if (var.variability == Variability::Continuous || var.variability == Variability::Discrete) {
-            start[flat_.symbols.variable(static_cast<int>(v))] = val;
-            if (auto d = flat_.symbols.find_derivative(static_cast<int>(v), 1)) start[*d] = 0;
-        }
+    for (int v : relevant_) {
+        const FlatVariable& var = flat_.variables[static_cast<std::size_t>(v)];
+        if (var.variability != Variability::Discrete) continue;
+        auto n = numeric_value(var.start ? *var.start : ex(0));
+        s.discrete[static_cast<std::size_t>(v)] = n && n->is_real() ? n->to_long() : 0;
     }
-    start[flat_.symbols.time()] = 0;
+    // Start values (default 0, as in Modelica) of what the relations read.
+    GiNaC::exmap start;
+    for (const ConditionPtr& c : relations_)
+        for (const ex* side : {&c->lhs, &c->rhs})
+            for (GiNaC::const_preorder_iterator it = side->preorder_begin(); it != side->preorder_end(); ++it) {
+                if (!GiNaC::is_a<GiNaC::symbol>(*it)) continue;
+                auto m = flat_.symbols.meaning(GiNaC::ex_to<GiNaC::symbol>(*it));
+                if (!m) continue;
+                using R = SymbolTable::Meaning::Role;
+                if (m->role == R::Time || m->role == R::Derivative) {
+                    start[*it] = 0;
+                } else if (m->role == R::Variable) {
+                    const FlatVariable& var = flat_.variables[static_cast<std::size_t>(m->index)];
+                    if (var.variability == Variability::Continuous || var.variability == Variability::Discrete)
+                        start[*it] = var.start ? *var.start : ex(0);
+                }
+            }
     s.relations.assign(relations_.size(), 0);
     for (std::size_t k = 0; k < relations_.size(); ++k) {
         const Condition& c = *relations_[k];
-        auto a = numeric_value(c.lhs.subs(start)), b = numeric_value(c.rhs.subs(start));
+        auto a = numeric_value(c.lhs.subs(start, GiNaC::subs_options::no_pattern | GiNaC::subs_options::pattern_is_not_product)), b = numeric_value(c.rhs.subs(start, GiNaC::subs_options::no_pattern | GiNaC::subs_options::pattern_is_not_product));
         bool v = false;
         if (a && b && a->is_real() && b->is_real()) {
             switch (c.op) {
@@ -314,17 +332,16 @@ Mode Explorer::build_mode(const State& s, const std::vector<std::int64_t>& value
         const FlatEquation& e = flat_.equations[i];
         if (!active(e.active_when)) continue;
         ex r = e.residual();
-        if (!csub.empty()) r = r.subs(csub);
+        if (!csub.empty()) r = r.subs(csub, GiNaC::subs_options::no_pattern | GiNaC::subs_options::pattern_is_not_product);
         r = substitute_discrete(r, s);
         m.equations.push_back({static_cast<int>(i), r});
     }
+    std::vector<bool> aliased(flat_.variables.size(), false);
+    for (const auto& a : flat_.aliases) aliased[static_cast<std::size_t>(a.variable)] = true;
     for (std::size_t v = 0; v < flat_.variables.size(); ++v) {
         const FlatVariable& var = flat_.variables[v];
-        if (var.variability != Variability::Continuous || var.exogenous) continue;
-        bool aliased = false;
-        for (const auto& a : flat_.aliases)
-            if (a.variable == static_cast<int>(v)) aliased = true;
-        if (!aliased) m.unknowns.push_back(static_cast<int>(v));
+        if (var.variability != Variability::Continuous || var.exogenous || aliased[v]) continue;
+        m.unknowns.push_back(static_cast<int>(v));
     }
     for (std::size_t i = 0; i < flat_.asserts.size(); ++i)
         if (active(flat_.asserts[i].active_when)) m.asserts.push_back(static_cast<int>(i));

@@ -273,14 +273,24 @@ private:
 
     // ------------------------------------------------------------ recovery
 
+    // Whether the `end` here can close something: `end Name`, `end;`,
+    // `end if`... A misused `end` (`Real end "position";`) is followed by
+    // anything else, and taking it for the end of the class would turn one
+    // error into a cascade over the rest of the file.
+    bool at_plausible_end() const {
+        if (!at(TK::KwEnd)) return false;
+        TK next = peek().kind;
+        return next == TK::Ident || next == TK::Semicolon || next == TK::Eof || is_block_keyword(next);
+    }
+
     bool at_section_keyword() const {
         switch (cur().kind) {
             case TK::KwEquation:
             case TK::KwAlgorithm:
             case TK::KwPublic:
             case TK::KwProtected:
-            case TK::KwExternal:
-            case TK::KwEnd: return true;
+            case TK::KwExternal: return true;
+            case TK::KwEnd: return at_plausible_end();
             case TK::KwInitial:
                 return peek().kind == TK::KwEquation || peek().kind == TK::KwAlgorithm;
             default: return false;
@@ -617,7 +627,7 @@ private:
                 report_unclosed_class();
                 return false;
             }
-            if (at(TK::KwEnd)) {
+            if (at_plausible_end()) {
                 if (!is_block_keyword(peek().kind)) return true;
                 item([&] { stray_block_end(); });
                 continue;

@@ -1,7 +1,7 @@
-// An array size computed from parameters divides by zero (cells = 0): the
-// size is not a known integer, which is an input error, not an internal error.
+// An array size computed from parameters divides by zero (cells = 0 in the
+// binding of dx): an input error at the division, not an internal error.
 // status: flawed
-// expect: flatten-array-size at 9
+// expect: flatten-invalid-value at 8:23 "division by zero"
 model ArraySizeDivisionByZero
   parameter Integer cells = 0;
   parameter Real L = 1;

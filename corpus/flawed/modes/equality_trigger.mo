@@ -1,6 +1,6 @@
 // A when-condition that is an equality of continuous quantities: it has no zero crossing.
 // status: flawed
-// expect: modes-unsupported-trigger at 9:8 "equality of continuous quantities"
+// expect: modes-unsupported-trigger at 9:8 "for equality"
 model EqualityTrigger
   Real x(start = 0, fixed = true);
   Boolean reached(start = false, fixed = true);

@@ -61,7 +61,7 @@ TEST(Modes, TimeCommandIsATimeEvent) {
     ASSERT_TRUE(fe.state.modes) << fe.diagnostics();
     ASSERT_EQ(fe.modes().transitions.size(), 1u);
     EXPECT_EQ(fe.modes().transitions[0].trigger, Transition::Trigger::Time);
-    EXPECT_EQ(fe.modes().transitions[0].guard_text, "time - 1/10");
+    EXPECT_EQ(fe.modes().transitions[0].guard_text, "time - 0.1");
 }
 
 TEST(Modes, MslDiodeWithZeroRonGivesUEqualsZeroOrUEqualsS) {

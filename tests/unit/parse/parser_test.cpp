@@ -1033,6 +1033,21 @@ end M;
     EXPECT_EQ(e.branches[1].body.size(), 1u);
 }
 
+TEST_F(ParseTest, MisusedEndKeywordIsOneErrorNotACascade) {
+    const StoredDefinition& t = parse(R"(model M
+  Real end "end position";
+  Real x(start = 1);
+equation
+  der(x) = -x;
+end M;
+)");
+    EXPECT_EQ(where(), (std::vector<std::string>{"parse-syntax-error@2:8"})) << diags();
+    EXPECT_NE(sink.all().at(0).message.find("found 'end'"), std::string::npos);
+    ASSERT_EQ(t.classes.size(), 1u);
+    EXPECT_EQ(t.classes[0]->elements.size(), 1u);
+    EXPECT_EQ(t.classes[0]->equation_sections.at(0).equations.size(), 1u);
+}
+
 TEST_F(ParseTest, MismatchedEndNameNamesBoth) {
     const StoredDefinition& t = parse("model Foo\n  Real x;\nend Bar;\n");
     ASSERT_EQ(sink.all().size(), 1u) << diags();

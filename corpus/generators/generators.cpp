@@ -1,0 +1,42 @@
+#include "generators.h"
+
+#include <fmt/format.h>
+
+namespace modeaudit::generators {
+
+std::string rc_ladder(int n) {
+    return fmt::format(R"(// Generated RC ladder with {0} cells (corpus/generators).
+package Lib
+  connector Pin Real v; flow Real i; end Pin;
+  partial model OnePort
+    Pin p, n; Real v; Real i;
+  equation
+    v = p.v - n.v; 0 = p.i + n.i; i = p.i;
+  end OnePort;
+  model Resistor extends OnePort; parameter Real R = 1; equation v = R*i; end Resistor;
+  model Capacitor extends OnePort(v(start = 0, fixed = true)); parameter Real C = 1; equation i = C*der(v); end Capacitor;
+  model Ground Pin p; equation p.v = 0; end Ground;
+  model Source extends OnePort; parameter Real V0 = 1; equation v = V0; end Source;
+  model Cell "series resistor, shunt capacitor"
+    Pin a, b, g; Resistor r; Capacitor c;
+  equation
+    connect(a, r.p); connect(r.n, b); connect(r.n, c.p); connect(c.n, g);
+  end Cell;
+end Lib;
+
+model Ladder
+  import Lib.*;
+  parameter Integer n = {0};
+  Cell cell[n](each r(R = 2), each c(C = 0.5));
+  Source s; Ground gnd;
+equation
+  connect(s.p, cell[1].a);
+  connect(s.n, gnd.p);
+  for k in 1:n-1 loop connect(cell[k].b, cell[k+1].a); end for;
+  for k in 1:n loop connect(cell[k].g, gnd.p); end for;
+end Ladder;
+)",
+                       n);
+}
+
+}  // namespace modeaudit::generators
