@@ -4,18 +4,21 @@
 
 namespace modeaudit {
 
-namespace {
-void apply_model_suppressions(const FlatModel& flat, DiagnosticSink& sink, std::size_t from) {
-    auto& all = const_cast<std::vector<Diagnostic>&>(sink.all());
-    for (std::size_t i = from; i < all.size(); ++i)
-        if (std::find(flat.suppress.begin(), flat.suppress.end(), all[i].rule) != flat.suppress.end())
-            all[i].suppressed = true;
-}
-}  // namespace
-
-bool suppressed(const FlatModel& flat, const std::vector<std::string>& local, std::string_view rule_id) {
-    auto has = [&](const std::vector<std::string>& v) { return std::find(v.begin(), v.end(), rule_id) != v.end(); };
-    return has(local) || has(flat.suppress);
+void apply_suppressions(const FlatModel& flat, DiagnosticSink& sink, std::size_t from) {
+    auto& all = sink.mutable_all();
+    auto has = [](const std::vector<std::string>& v, const std::string& r) {
+        return std::find(v.begin(), v.end(), r) != v.end();
+    };
+    for (std::size_t i = from; i < all.size(); ++i) {
+        Diagnostic& d = all[i];
+        if (d.kind == RuleKind::input) continue;  // an input error cannot be silenced: the run stopped
+        if (has(flat.suppress, d.rule)) d.suppressed = true;
+        for (const FlatModel::Suppression& s : flat.suppressions) {
+            if (!has(s.rules, d.rule) || !d.range.valid() || d.range.begin.file != s.range.begin.file) continue;
+            if (d.range.begin.offset >= s.range.begin.offset && d.range.begin.offset < s.range.end.offset)
+                d.suppressed = true;
+        }
+    }
 }
 
 void run_flatten_checks(const FlatModel& flat, DiagnosticSink& sink) {
@@ -24,13 +27,13 @@ void run_flatten_checks(const FlatModel& flat, DiagnosticSink& sink) {
     check_flatten_reinit_outside_when(flat, sink);
     check_flatten_continuous_assigned_in_when(flat, sink);
     check_flatten_unbalanced_if(flat, sink);
-    apply_model_suppressions(flat, sink, from);
+    apply_suppressions(flat, sink, from);
 }
 
 void run_mode_checks(const FlatModel& flat, const ModeSet& modes, DiagnosticSink& sink) {
     std::size_t from = sink.size();
     check_modes_unbalanced(flat, modes, sink);
-    apply_model_suppressions(flat, sink, from);
+    apply_suppressions(flat, sink, from);
 }
 
 }  // namespace modeaudit

@@ -22,7 +22,9 @@ void check_modes_unbalanced(const FlatModel& flat, const ModeSet& modes, Diagnos
 void run_flatten_checks(const FlatModel& flat, DiagnosticSink& sink);
 void run_mode_checks(const FlatModel& flat, const ModeSet& modes, DiagnosticSink& sink);
 
-// Whether the equation-level or model-level suppressions silence `rule_id`.
-bool suppressed(const FlatModel& flat, const std::vector<std::string>& local, std::string_view rule_id);
+// Marks as suppressed the findings from index `from` on that the model's
+// suppressions silence: model-level ones everywhere, equation- and
+// component-level ones inside the annotated element's source range.
+void apply_suppressions(const FlatModel& flat, DiagnosticSink& sink, std::size_t from);
 
 }  // namespace modeaudit

@@ -157,6 +157,8 @@ int run_check(const CheckArgs& args) {
     RunOptions options;
     options.flatten.model_name = args.model_name;
     options.progress = !args.no_progress;
+    options.modes.progress = options.progress;
+    options.modes.max_modes = args.max_modes;
     std::string_view until = dump_stage ? dump_stage->name : kCheckUntil;
     PipelineResult result = run_pipeline(state, options, until);
 

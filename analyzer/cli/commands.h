@@ -19,6 +19,7 @@ struct CheckArgs {
     std::string dump_after;       // a stage name
     bool time_stages = false;
     bool no_progress = false;
+    std::size_t max_modes = 4096;
 };
 int run_check(const CheckArgs& args);
 

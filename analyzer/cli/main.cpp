@@ -38,6 +38,8 @@ int dispatch(int argc, char** argv) {
                   "stop after STAGE and print its result (parse, flatten, modes, ...)");
     c->add_flag("--time-stages", check.time_stages, "print each stage's wall time on stderr");
     c->add_flag("--no-progress", check.no_progress, "never show a progress line");
+    c->add_option("--max-modes", check.max_modes, "limit on the reachable modes explored (default 4096)")
+        ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 24));
 
     SimulateArgs sim;
     auto* s = app.add_subcommand("simulate", "short reference simulation with guaranteed event location");

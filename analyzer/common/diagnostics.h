@@ -34,6 +34,8 @@ public:
                        std::vector<std::string> notes = {});
 
     const std::vector<Diagnostic>& all() const { return diags_; }
+    // For marking findings suppressed after the fact (rules/rule_checks.cpp).
+    std::vector<Diagnostic>& mutable_all() { return diags_; }
     std::size_t count(Severity s) const;        // unsuppressed findings of this severity
     bool has_errors() const { return count(Severity::error) > 0; }
     bool has_input_errors() const;             // an unsuppressed error of kind `input`

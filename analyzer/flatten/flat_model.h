@@ -195,6 +195,13 @@ struct FlatModel {
     SymbolTable symbols;
     std::optional<double> stop_time;           // annotation(experiment(StopTime = ...))
     std::vector<std::string> suppress;         // model-level suppressions
+    // annotation(__ModeAudit(suppress = {...})) on an equation or a
+    // component: findings located inside `range` of these rules are suppressed.
+    struct Suppression {
+        SourceRange range;
+        std::vector<std::string> rules;
+    };
+    std::vector<Suppression> suppressions;
     SourceRange range;
 
     // Material for the rule checks of rules/flatten/ (one source per rule).

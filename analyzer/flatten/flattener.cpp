@@ -1799,6 +1799,7 @@ void Flattener::equation(const ast::Equation& eq, const EqCtx& outer) {
     if (eq.annotation) {
         auto s = suppressions(eq.annotation.get(), ec.ctx);
         ec.suppress.insert(ec.suppress.end(), s.begin(), s.end());
+        if (!s.empty()) model_->suppressions.push_back({eq.range, s});
     }
     const Ctx& ctx = ec.ctx;
     switch (eq.kind) {
@@ -2411,6 +2412,9 @@ void Flattener::finish_attributes() {
                 if (any) var.invariant = inv;
             }
             var.suppress = suppressions(pa.decl->annotation.get(), ctx);
+            if (!var.suppress.empty() &&
+                (model_->suppressions.empty() || !(model_->suppressions.back().range == pa.decl->range)))
+                model_->suppressions.push_back({pa.decl->range, var.suppress});
         }
     }
     // Parameter values now (attributes first: a parameter without binding uses start).

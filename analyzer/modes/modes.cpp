@@ -8,6 +8,7 @@
 #include <set>
 
 #include "common/internal_error.h"
+#include "common/progress.h"
 #include "flatten/expression_builder.h"
 #include "flatten/flattener.h"
 
@@ -425,12 +426,14 @@ ModeSet Explorer::run() {
     std::deque<State> queue{init};
     seen[init] = true;
     std::set<std::tuple<int, int, std::string, int>> recorded;
+    Progress progress("modes", 0, limits_.progress && Progress::stderr_is_terminal());
     auto mode_of = [&](const State& s) {
         auto vals = mode_values(s);
         auto it = mode_index.find(vals);
         if (it != mode_index.end()) return it->second;
         int idx = static_cast<int>(set.modes.size());
         set.modes.push_back(build_mode(s, vals));
+        progress.advance();
         mode_index[vals] = idx;
         return idx;
     };
@@ -526,6 +529,7 @@ ModeSet Explorer::run() {
             visit(t, tr, has_resets);
         }
     }
+    progress.finish();
     if (!set.complete)
         sink_.report(rule::modes_limit_reached, flat_.range,
                      set.modes.size() >= limits_.max_modes

@@ -72,6 +72,7 @@ struct ModeSet {
 
 struct ModeLimits {
     std::size_t max_modes = 4096;
+    bool progress = false;  // a progress line on stderr while exploring (only on a terminal)
 };
 
 ModeSet enumerate_modes(const FlatModel& flat, DiagnosticSink& sink, const ModeLimits& limits = {});

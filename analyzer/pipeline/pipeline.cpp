@@ -17,8 +17,10 @@ StageOutcome run_parse(PipelineState& s, const RunOptions& o) {
 void dump_parse(const PipelineState& s, std::ostream& out) { ast::dump(*s.tree, out); }
 
 StageOutcome run_flatten(PipelineState& s, const RunOptions& o) {
+    std::size_t from = s.sink.size();
     s.flat = flatten(*s.tree, s.sources, s.sink, o.flatten);
     if (!s.flat || s.sink.has_input_errors()) return StageOutcome::InputError;
+    apply_suppressions(*s.flat, s.sink, from);  // findings made while flattening (notes)
     run_flatten_checks(*s.flat, s.sink);
     return StageOutcome::Ok;
 }
