@@ -416,7 +416,7 @@ void eliminate_aliases(FlatModel& model) {
     };
     std::vector<bool> removed(model.equations.size(), false);
     for (std::size_t i = 0; i < model.equations.size(); ++i) {
-        int a, b, s;
+        int a = -1, b = -1, s = 1;
         if (!alias_of(model.equations[i], a, b, s)) continue;
         int ra = find(a), rb = find(b);
         int sa = sgn[static_cast<std::size_t>(a)], sb = sgn[static_cast<std::size_t>(b)];

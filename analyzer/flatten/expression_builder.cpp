@@ -112,7 +112,7 @@ GiNaC::numeric parse_real_literal(const std::string& text) {
         }
         exponent += neg ? -e : e;
     }
-    if (mantissa.empty()) mantissa = "0";
+    if (mantissa.empty()) mantissa.push_back('0');  // (not `= "0"`: GCC 12 warns -Wrestrict there)
     GiNaC::numeric m(mantissa.c_str());
     GiNaC::numeric scale = GiNaC::numeric(10).power(GiNaC::numeric(exponent >= 0 ? exponent : -exponent));
     return exponent >= 0 ? m * scale : m / scale;

@@ -14,7 +14,8 @@ GiNaC::ex mode_if_eval(const GiNaC::ex& c, const GiNaC::ex& a, const GiNaC::ex& 
     return mode_if(c, a, b).hold();
 }
 // d/dt mode_if(c, a, b) = mode_if(c, da, db): inside a mode the condition is constant.
-GiNaC::ex mode_if_deriv(const GiNaC::ex& c, const GiNaC::ex& a, const GiNaC::ex& b, unsigned param) {
+GiNaC::ex mode_if_deriv(const GiNaC::ex& c, const GiNaC::ex&, const GiNaC::ex&, unsigned param) {
+    (void)c;
     if (param == 0) return 0;
     return param == 1 ? mode_if(c, 1, 0) : mode_if(c, 0, 1);
 }

@@ -397,8 +397,8 @@ TypeInfo Flattener::resolve_type(const ast::ComponentRef& ref, const LexScope* f
                 fail(rule::flatten_unsupported_construct, d ? d->range : hit.cls->range,
                      "array dimensions of a short class must be integer literals");
             long n = 0;
-            auto [p, ec] = std::from_chars(d->text.data(), d->text.data() + d->text.size(), n);
-            if (ec != std::errc() || p != d->text.data() + d->text.size() ||
+            auto [end, ec] = std::from_chars(d->text.data(), d->text.data() + d->text.size(), n);
+            if (ec != std::errc() || end != d->text.data() + d->text.size() ||
                 static_cast<std::size_t>(n) > options_.max_array_size)
                 fail(rule::flatten_array_size, d->range,
                      fmt::format("array size {} of type '{}' is outside 0..{}", d->text, hit.cls->name,
