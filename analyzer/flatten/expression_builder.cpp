@@ -88,6 +88,16 @@ std::string Value::shape() const {
     return s + "]";
 }
 
+std::optional<Value> Value::element(long k) const {
+    if (dims.empty() || k < 1 || static_cast<std::size_t>(k) > dims[0]) return std::nullopt;
+    std::size_t stride = elems.size() / dims[0];
+    Value part;
+    part.dims.assign(dims.begin() + 1, dims.end());
+    auto first = elems.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(k - 1) * stride);
+    part.elems.assign(first, first + static_cast<std::ptrdiff_t>(stride));
+    return part;
+}
+
 GiNaC::numeric parse_real_literal(const std::string& text) {
     // digits [. digits] [(e|E) [+|-] digits]
     std::string mantissa;

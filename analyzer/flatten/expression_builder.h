@@ -37,6 +37,8 @@ struct Value {
     bool is_scalar() const { return dims.empty(); }
     std::size_t size() const { return elems.size(); }
     std::string shape() const;  // "scalar", "[3]", "[2, 2]"
+    // Element k (1-based) along the first dimension; nullopt when out of range.
+    std::optional<Value> element(long k) const;
 };
 
 // Exact rational of a Modelica real literal ("9.81" -> 981/100, "1e-3" -> 1/1000).

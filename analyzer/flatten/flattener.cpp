@@ -82,21 +82,6 @@ ModPtr select_element(const ModPtr& m, long k) {
     return r;
 }
 
-const char* kind_name(ast::ClassKind k) {
-    switch (k) {
-        case ast::ClassKind::Class: return "class";
-        case ast::ClassKind::Model: return "model";
-        case ast::ClassKind::Block: return "block";
-        case ast::ClassKind::Connector: return "connector";
-        case ast::ClassKind::Record: return "record";
-        case ast::ClassKind::Type: return "type";
-        case ast::ClassKind::Package: return "package";
-        case ast::ClassKind::Function: return "function";
-        case ast::ClassKind::Operator: return "operator";
-    }
-    return "class";
-}
-
 struct ClassHit {
     const ast::ClassDef* cls = nullptr;
     const LexScope* lex = nullptr;  // the scope of cls itself
@@ -253,6 +238,18 @@ private:
     std::vector<std::map<std::string, Value>> iterations(const std::vector<ast::ForIterator>& its,
                                                          const Ctx& ctx);
     int new_condition(ConditionPtr c, SourceRange where);
+    // Runs `body` once per iteration of `for i in r, j in q`, with the
+    // iterators bound in the context it gets.
+    void for_each_iteration(const std::vector<ast::ForIterator>& its, const Ctx& ctx,
+                            const std::function<void(const Ctx&)>& body) {
+        for (const auto& env : iterations(its, ctx)) {
+            std::map<std::string, Value> locals = ctx.locals ? *ctx.locals : std::map<std::string, Value>{};
+            for (const auto& [k, v] : env) locals[k] = v;
+            Ctx inner = ctx;
+            inner.locals = &locals;
+            body(inner);
+        }
+    }
 
     // ---- equations
     struct EqCtx {
@@ -271,6 +268,7 @@ private:
     void when_equations(const std::vector<ast::Equation>& body, FlatWhen& w, const Ctx& ctx);
     void when_statements(const std::vector<ast::Statement>& body, FlatWhen& w, const Ctx& ctx);
     void reinit_action(const ast::Expr& call, FlatWhen& w, const Ctx& ctx);
+    void when_call(const ast::Expr& call, SourceRange where, FlatWhen& w, const Ctx& ctx);
     void assert_action(const ast::Expr& call, FlatWhen* w, const EqCtx& ec);
     void algorithm(const ast::AlgorithmSection& sec, Instance* inst);
     void connect(const ast::Equation& eq, const EqCtx& ec);
@@ -543,7 +541,7 @@ void Flattener::add_component(Instance& inst, const LexScope* lex, const ast::Co
     if (!t.builtin && (t.cls.cls->kind == ast::ClassKind::Function || t.cls.cls->kind == ast::ClassKind::Package))
         fail(rule::flatten_type_mismatch, cc.type_name.range,
              fmt::format("'{}' is a {}, not a type a component can have", cc.type_name.dotted(),
-                         kind_name(t.cls.cls->kind)));
+                         ast::class_kind_word(t.cls.cls->kind)));
     ModPtr eff = merge(outer, merge(to_mod(d.mod.get(), &inst), t.mod));
     std::vector<long> dims;
     Ctx ctx{&inst, nullptr};
@@ -701,16 +699,12 @@ ex Flattener::param_value(int v, SourceRange use) {
         Ctx ctx{ps.scope, nullptr};
         Value val = value(*ps.binding, ctx);
         for (long k : ps.subscript) {
-            if (val.dims.empty() || k < 1 || static_cast<std::size_t>(k) > val.dims[0])
+            std::optional<Value> part = val.element(k);
+            if (!part)
                 fail(rule::flatten_type_mismatch, ps.range,
                      fmt::format("the binding of '{}' has shape {}, which does not fit the array", var.name,
                                  val.shape()));
-            std::size_t stride = val.size() / val.dims[0];
-            Value part;
-            part.dims.assign(val.dims.begin() + 1, val.dims.end());
-            part.elems.assign(val.elems.begin() + static_cast<long>((k - 1) * static_cast<long>(stride)),
-                              val.elems.begin() + static_cast<long>(k * static_cast<long>(stride)));
-            val = part;
+            val = *part;
         }
         if (!val.is_scalar())
             fail(rule::flatten_type_mismatch, ps.range,
@@ -754,16 +748,12 @@ Resolved Flattener::resolve(const ast::ComponentRef& ref, const Ctx& ctx) {
             Value v = it->second;
             for (const ast::ExprPtr& s : first.subscripts) {
                 long k = integer(*s, ctx, "a subscript");
-                if (v.dims.empty() || k < 1 || static_cast<std::size_t>(k) > v.dims[0])
+                std::optional<Value> part = v.element(k);
+                if (!part)
                     fail(rule::flatten_type_mismatch, s->range,
                          fmt::format("subscript {} is out of range for '{}' of shape {}", k, first.ident,
                                      v.shape()));
-                std::size_t stride = v.size() / v.dims[0];
-                Value part;
-                part.dims.assign(v.dims.begin() + 1, v.dims.end());
-                part.elems.assign(v.elems.begin() + static_cast<long>((k - 1) * static_cast<long>(stride)),
-                                  v.elems.begin() + static_cast<long>(k * static_cast<long>(stride)));
-                v = part;
+                v = *part;
             }
             r.local = v;
             r.name = first.ident;
@@ -1056,16 +1046,11 @@ Value Flattener::value(const ast::Expr& e, const Ctx& ctx) {
             if (!e.iterators.empty()) {
                 // {expr for i in r}
                 v = Value{};
-                auto its = iterations(e.iterators, ctx);
-                for (const auto& env : its) {
-                    std::map<std::string, Value> locals = ctx.locals ? *ctx.locals : std::map<std::string, Value>{};
-                    for (const auto& [k, val] : env) locals[k] = val;
-                    Ctx c2 = ctx;
-                    c2.locals = &locals;
+                for_each_iteration(e.iterators, ctx, [&](const Ctx& c2) {
                     Value x = value(*e.operands[0], c2);
                     if (!x.is_scalar()) fail(rule::flatten_unsupported_construct, e.range, "array comprehension of arrays");
                     v.elems.push_back(x.elems[0]);
-                }
+                });
                 v.dims = {v.elems.size()};
             }
             return v;
@@ -1304,13 +1289,7 @@ Value Flattener::call_value(const ast::Expr& e, const Ctx& ctx) {
     if (fname == "sum") {
         if (!e.iterators.empty()) {
             ex s = 0;
-            for (const auto& env : iterations(e.iterators, ctx)) {
-                std::map<std::string, Value> locals = ctx.locals ? *ctx.locals : std::map<std::string, Value>{};
-                for (const auto& [k, v] : env) locals[k] = v;
-                Ctx c2 = ctx;
-                c2.locals = &locals;
-                s += scalar(arg(0), c2, "the summand");
-            }
+            for_each_iteration(e.iterators, ctx, [&](const Ctx& c2) { s += scalar(arg(0), c2, "the summand"); });
             return Value::scalar(s);
         }
         nargs(1, 1);
@@ -1378,7 +1357,7 @@ Value Flattener::call_value(const ast::Expr& e, const Ctx& ctx) {
     if (fn.cls->kind != ast::ClassKind::Function)
         fail(rule::flatten_unsupported_construct, e.range,
              fmt::format("'{}' is a {}; record constructors and calls of non-functions are not supported", fname,
-                         kind_name(fn.cls->kind)));
+                         ast::class_kind_word(fn.cls->kind)));
     return inline_function(fn, e, ctx);
 }
 
@@ -1895,13 +1874,11 @@ void Flattener::equation(const ast::Equation& eq, const EqCtx& outer) {
             return;
         }
         case ast::EquationKind::For: {
-            for (const auto& env : iterations(eq.indices, ctx)) {
-                std::map<std::string, Value> locals = ctx.locals ? *ctx.locals : std::map<std::string, Value>{};
-                for (const auto& [k, v] : env) locals[k] = v;
+            for_each_iteration(eq.indices, ctx, [&](const Ctx& c2) {
                 EqCtx fc = ec;
-                fc.ctx.locals = &locals;
+                fc.ctx = c2;
                 equations(eq.body, fc);
-            }
+            });
             return;
         }
         case ast::EquationKind::When:
@@ -1986,6 +1963,27 @@ void Flattener::reinit_action(const ast::Expr& call, FlatWhen& w, const Ctx& ctx
     w.actions.push_back(a);
 }
 
+// reinit, assert and terminate inside a when-clause (equation or statement).
+void Flattener::when_call(const ast::Expr& call, SourceRange where, FlatWhen& w, const Ctx& ctx) {
+    std::string fname = call.ref.dotted();
+    if (fname == "reinit") {
+        reinit_action(call, w, ctx);
+    } else if (fname == "assert") {
+        EqCtx ec;
+        ec.ctx = ctx;
+        assert_action(call, &w, ec);
+    } else if (fname == "terminate") {
+        WhenAction a;
+        a.kind = WhenAction::Kind::Terminate;
+        a.range = where;
+        if (!call.args.empty() && call.args[0].value->kind == ast::ExprKind::String) a.message = call.args[0].value->text;
+        w.actions.push_back(a);
+    } else {
+        fail(rule::flatten_unsupported_construct, where,
+             fmt::format("the call {}(...) inside when is not supported", fname));
+    }
+}
+
 void Flattener::when_equations(const std::vector<ast::Equation>& body, FlatWhen& w, const Ctx& ctx) {
     for (const ast::Equation& eq : body) {
         switch (eq.kind) {
@@ -2030,35 +2028,11 @@ void Flattener::when_equations(const std::vector<ast::Equation>& body, FlatWhen&
                              "restart values v; a standard Modelica tool rejects it");
                 break;
             }
-            case ast::EquationKind::Call: {
-                std::string fname = eq.call->ref.dotted();
-                if (fname == "reinit") {
-                    reinit_action(*eq.call, w, ctx);
-                } else if (fname == "assert") {
-                    EqCtx ec;
-                    ec.ctx = ctx;
-                    assert_action(*eq.call, &w, ec);
-                } else if (fname == "terminate") {
-                    WhenAction a;
-                    a.kind = WhenAction::Kind::Terminate;
-                    a.range = eq.range;
-                    if (!eq.call->args.empty() && eq.call->args[0].value->kind == ast::ExprKind::String)
-                        a.message = eq.call->args[0].value->text;
-                    w.actions.push_back(a);
-                } else {
-                    fail(rule::flatten_unsupported_construct, eq.range,
-                         fmt::format("the call {}(...) inside when is not supported", fname));
-                }
+            case ast::EquationKind::Call:
+                when_call(*eq.call, eq.range, w, ctx);
                 break;
-            }
             case ast::EquationKind::For: {
-                for (const auto& env : iterations(eq.indices, ctx)) {
-                    std::map<std::string, Value> locals = ctx.locals ? *ctx.locals : std::map<std::string, Value>{};
-                    for (const auto& [k, v] : env) locals[k] = v;
-                    Ctx c2 = ctx;
-                    c2.locals = &locals;
-                    when_equations(eq.body, w, c2);
-                }
+                for_each_iteration(eq.indices, ctx, [&](const Ctx& c2) { when_equations(eq.body, w, c2); });
                 break;
             }
             case ast::EquationKind::If: {
@@ -2121,25 +2095,9 @@ void Flattener::when_statements(const std::vector<ast::Statement>& body, FlatWhe
                 w.actions.push_back(a);
                 break;
             }
-            case ast::StatementKind::Call: {
-                std::string fname = s.call->ref.dotted();
-                if (fname == "reinit") {
-                    reinit_action(*s.call, w, ctx);
-                } else if (fname == "assert") {
-                    EqCtx ec;
-                    ec.ctx = ctx;
-                    assert_action(*s.call, &w, ec);
-                } else if (fname == "terminate") {
-                    WhenAction a;
-                    a.kind = WhenAction::Kind::Terminate;
-                    a.range = s.range;
-                    w.actions.push_back(a);
-                } else {
-                    fail(rule::flatten_unsupported_construct, s.range,
-                         fmt::format("the call {}(...) inside when is not supported", fname));
-                }
+            case ast::StatementKind::Call:
+                when_call(*s.call, s.range, w, ctx);
                 break;
-            }
             case ast::StatementKind::If: {
                 bool done = false;
                 for (const auto& br : s.branches) {
@@ -2160,13 +2118,7 @@ void Flattener::when_statements(const std::vector<ast::Statement>& body, FlatWhe
                 break;
             }
             case ast::StatementKind::For: {
-                for (const auto& env : iterations(s.indices, ctx)) {
-                    std::map<std::string, Value> locals = ctx.locals ? *ctx.locals : std::map<std::string, Value>{};
-                    for (const auto& [k, v] : env) locals[k] = v;
-                    Ctx c2 = ctx;
-                    c2.locals = &locals;
-                    when_statements(s.body, w, c2);
-                }
+                for_each_iteration(s.indices, ctx, [&](const Ctx& c2) { when_statements(s.body, w, c2); });
                 break;
             }
             case ast::StatementKind::When:
@@ -2328,15 +2280,11 @@ void Flattener::finish_attributes() {
             }
             Value v = value(*m->binding, c2);
             for (long k : m->binding_subscript) {
-                if (v.dims.empty() || k < 1 || static_cast<std::size_t>(k) > v.dims[0])
+                std::optional<Value> part = v.element(k);
+                if (!part)
                     fail(rule::flatten_type_mismatch, m->range,
                          fmt::format("attribute {} of '{}' does not fit the array", name, var.name));
-                std::size_t stride = v.size() / v.dims[0];
-                Value part;
-                part.dims.assign(v.dims.begin() + 1, v.dims.end());
-                part.elems.assign(v.elems.begin() + static_cast<long>((k - 1) * static_cast<long>(stride)),
-                                  v.elems.begin() + static_cast<long>(k * static_cast<long>(stride)));
-                v = part;
+                v = *part;
             }
             if (!v.is_scalar())
                 fail(rule::flatten_type_mismatch, m->range,
@@ -2450,15 +2398,11 @@ void Flattener::finish_bindings() {
                  fmt::format("binding of the discrete variable '{}' outside when", var.name));
         Value v = value(*b.expr, ctx);
         for (long k : b.subscript) {
-            if (v.dims.empty() || k < 1 || static_cast<std::size_t>(k) > v.dims[0])
+            std::optional<Value> part = v.element(k);
+            if (!part)
                 fail(rule::flatten_type_mismatch, b.range,
                      fmt::format("the binding of '{}' does not fit the array", var.name));
-            std::size_t stride = v.size() / v.dims[0];
-            Value part;
-            part.dims.assign(v.dims.begin() + 1, v.dims.end());
-            part.elems.assign(v.elems.begin() + static_cast<long>((k - 1) * static_cast<long>(stride)),
-                              v.elems.begin() + static_cast<long>(k * static_cast<long>(stride)));
-            v = part;
+            v = *part;
         }
         EqCtx ec;
         ec.ctx = ctx;
@@ -2557,7 +2501,7 @@ std::unique_ptr<FlatModel> Flattener::run() {
         chosen->kind == ast::ClassKind::Connector || chosen->kind == ast::ClassKind::Record ||
         chosen->kind == ast::ClassKind::Type)
         fail(rule::flatten_type_mismatch, chosen->name_range,
-             fmt::format("'{}' is a {}; choose a model with --model", chosen->name, kind_name(chosen->kind)));
+             fmt::format("'{}' is a {}; choose a model with --model", chosen->name, ast::class_kind_word(chosen->kind)));
 
     model_ = std::make_unique<FlatModel>();
     model_->name = chosen->name;

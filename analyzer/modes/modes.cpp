@@ -62,6 +62,17 @@ private:
     std::string mode_id(const std::vector<std::int64_t>& values) const;
     bool guard_of(const Condition& c, bool becoming, ex& g, SourceRange where, bool report);
     State initial_state();
+    // A guard in time (and parameters) only is a time event; any other a state event.
+    Transition::Trigger trigger_of(const ex& g) const {
+        for (GiNaC::const_preorder_iterator it = g.preorder_begin(); it != g.preorder_end(); ++it) {
+            if (!GiNaC::is_a<GiNaC::symbol>(*it) || GiNaC::ex_to<GiNaC::symbol>(*it) == flat_.symbols.time()) continue;
+            auto m = flat_.symbols.meaning(GiNaC::ex_to<GiNaC::symbol>(*it));
+            if (!m || m->role != SymbolTable::Meaning::Role::Variable ||
+                flat_.variables[static_cast<std::size_t>(m->index)].variability != Variability::Parameter)
+                return Transition::Trigger::State;
+        }
+        return Transition::Trigger::Time;
+    }
     Mode build_mode(const State& s, const std::vector<std::int64_t>& values) const;
 };
 
@@ -482,15 +493,7 @@ ModeSet Explorer::run() {
                     break;
                 }
             }
-            bool only_time = true;
-            for (GiNaC::const_preorder_iterator it = g.preorder_begin(); it != g.preorder_end(); ++it)
-                if (GiNaC::is_a<GiNaC::symbol>(*it) && !(GiNaC::ex_to<GiNaC::symbol>(*it) == flat_.symbols.time())) {
-                    auto m = flat_.symbols.meaning(GiNaC::ex_to<GiNaC::symbol>(*it));
-                    if (!m || m->role != SymbolTable::Meaning::Role::Variable ||
-                        flat_.variables[static_cast<std::size_t>(m->index)].variability != Variability::Parameter)
-                        only_time = false;
-                }
-            tr.trigger = only_time ? Transition::Trigger::Time : Transition::Trigger::State;
+            tr.trigger = trigger_of(g);
             visit(t, tr, false);
         }
         // (b) when-clauses.
@@ -517,15 +520,7 @@ ModeSet Explorer::run() {
                 if (a.kind == WhenAction::Kind::RestartConstraint) tr.restart_constraints.push_back(a);
                 if (a.kind != WhenAction::Kind::AssignDiscrete) has_resets = true;
             }
-            bool only_time = true;
-            for (GiNaC::const_preorder_iterator it = wg.g.preorder_begin(); it != wg.g.preorder_end(); ++it)
-                if (GiNaC::is_a<GiNaC::symbol>(*it) && !(GiNaC::ex_to<GiNaC::symbol>(*it) == flat_.symbols.time())) {
-                    auto m = flat_.symbols.meaning(GiNaC::ex_to<GiNaC::symbol>(*it));
-                    if (!m || m->role != SymbolTable::Meaning::Role::Variable ||
-                        flat_.variables[static_cast<std::size_t>(m->index)].variability != Variability::Parameter)
-                        only_time = false;
-                }
-            tr.trigger = only_time ? Transition::Trigger::Time : Transition::Trigger::State;
+            tr.trigger = trigger_of(wg.g);
             visit(t, tr, has_resets);
         }
     }

@@ -352,21 +352,6 @@ private:
         return s;
     }
 
-    static std::string_view kind_word(ClassKind k) {
-        switch (k) {
-            case ClassKind::Class: return "class";
-            case ClassKind::Model: return "model";
-            case ClassKind::Block: return "block";
-            case ClassKind::Connector: return "connector";
-            case ClassKind::Record: return "record";
-            case ClassKind::Type: return "type";
-            case ClassKind::Package: return "package";
-            case ClassKind::Function: return "function";
-            case ClassKind::Operator: return "operator";
-        }
-        return "class";
-    }
-
     static std::string expr(const ExprPtr& e) { return e ? to_modelica(*e) : "<missing>"; }
 
     static std::string iterators(const std::vector<ForIterator>& its) {
@@ -387,7 +372,7 @@ private:
         if (c.expandable) head += "expandable ";
         if (c.pure) head += "pure ";
         if (c.impure) head += "impure ";
-        head += fmt::format("{} {}", kind_word(c.kind), c.name);
+        head += fmt::format("{} {}", class_kind_word(c.kind), c.name);
         if (c.is_enumeration) {
             head += " = enumeration(";
             for (std::size_t i = 0; i < c.enumeration_literals.size(); ++i)
@@ -533,6 +518,21 @@ std::string to_modelica(const ComponentRef& r) {
     std::string s;
     Printer(s).ref(r);
     return s;
+}
+
+std::string_view class_kind_word(ClassKind k) {
+    switch (k) {
+        case ClassKind::Class: return "class";
+        case ClassKind::Model: return "model";
+        case ClassKind::Block: return "block";
+        case ClassKind::Connector: return "connector";
+        case ClassKind::Record: return "record";
+        case ClassKind::Type: return "type";
+        case ClassKind::Package: return "package";
+        case ClassKind::Function: return "function";
+        case ClassKind::Operator: return "operator";
+    }
+    return "class";
 }
 
 void dump(const StoredDefinition& tree, std::ostream& out) { Dumper(out).stored_definition(tree); }

@@ -55,20 +55,6 @@ std::string_view keyword_text(TK k) {
     return s;
 }
 
-std::string_view class_kind_word(ClassKind k) {
-    switch (k) {
-        case ClassKind::Class: return "class";
-        case ClassKind::Model: return "model";
-        case ClassKind::Block: return "block";
-        case ClassKind::Connector: return "connector";
-        case ClassKind::Record: return "record";
-        case ClassKind::Type: return "type";
-        case ClassKind::Package: return "package";
-        case ClassKind::Function: return "function";
-        case ClassKind::Operator: return "operator";
-    }
-    return "class";
-}
 
 class Parser {
 public:
