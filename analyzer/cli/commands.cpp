@@ -71,11 +71,24 @@ std::string render_text_diagnostics(const PipelineState& state) {
 Json modes_to_json(const PipelineState& state) {
     Json modes = Json::array();
     if (!state.modes) return modes;
-    for (const Mode& m : state.modes->modes) {
+    for (std::size_t k = 0; k < state.modes->modes.size(); ++k) {
+        const Mode& m = state.modes->modes[k];
         Json jm;
         jm["id"] = m.id;
+        const ModeStructure* ms = state.structure ? &state.structure->modes[k] : nullptr;
+        if (ms) jm["status"] = std::string(mode_status_name(ms->status));
         jm["equations"] = m.equations.size();
         jm["unknowns"] = m.unknowns.size();
+        if (ms && ms->sigma.well_posed) {
+            jm["index"] = ms->sigma.index;
+            jm["dof"] = ms->sigma.dof;
+            Json states = Json::array();
+            for (const auto& s : ms->states) states.push_back(s.get_name());
+            jm["states"] = states;
+            Json cons = Json::array();
+            for (const auto& c : ms->consistency) cons.push_back(canonical_in(*state.flat, c.residual));
+            jm["consistency"] = cons;
+        }
         modes.push_back(jm);
     }
     return modes;

@@ -1,6 +1,7 @@
 #include "flatten/flat_model.h"
 
 #include <algorithm>
+#include <set>
 
 #include "common/internal_error.h"
 
@@ -37,7 +38,7 @@ int SymbolTable::add_condition(const std::string& name) {
     return index;
 }
 
-const GiNaC::symbol& SymbolTable::derivative(int v, int order) {
+const GiNaC::symbol& SymbolTable::derivative(int v, int order) const {
     MODEAUDIT_ASSERT(order >= 1, "derivative order must be positive");
     auto key = std::make_pair(v, order);
     auto it = ders_.find(key);
@@ -57,7 +58,7 @@ std::optional<GiNaC::symbol> SymbolTable::find_derivative(int v, int order) cons
     return it->second;
 }
 
-const GiNaC::symbol& SymbolTable::pre(int v) {
+const GiNaC::symbol& SymbolTable::pre(int v) const {
     auto it = pres_.find(v);
     if (it != pres_.end()) return it->second;
     std::string name = "pre(" + variable(v).get_name() + ")";
@@ -83,6 +84,33 @@ std::optional<SymbolTable::Meaning> SymbolTable::meaning(const GiNaC::symbol& s)
 int SymbolTable::highest_derivative(int v) const {
     auto it = max_order_.find(v);
     return it == max_order_.end() ? 0 : it->second;
+}
+
+GiNaC::ex total_derivative(const FlatModel& model, const GiNaC::ex& e) {
+    std::set<GiNaC::symbol, GiNaC::ex_is_less> syms;
+    for (GiNaC::const_preorder_iterator it = e.preorder_begin(); it != e.preorder_end(); ++it)
+        if (GiNaC::is_a<GiNaC::symbol>(*it)) syms.insert(GiNaC::ex_to<GiNaC::symbol>(*it));
+    GiNaC::ex d = 0;
+    for (const GiNaC::symbol& s : syms) {
+        auto m = model.symbols.meaning(s);
+        if (!m) continue;
+        GiNaC::ex ds;
+        using R = SymbolTable::Meaning::Role;
+        switch (m->role) {
+            case R::Time: ds = 1; break;
+            case R::Variable: {
+                const FlatVariable& var = model.variables[static_cast<std::size_t>(m->index)];
+                if (var.variability != Variability::Continuous) continue;
+                ds = model.symbols.derivative(m->index, 1);
+                break;
+            }
+            case R::Derivative: ds = model.symbols.derivative(m->index, m->order + 1); break;
+            case R::Pre:
+            case R::Condition: continue;
+        }
+        d += e.diff(s) * ds;
+    }
+    return d;
 }
 
 int FlatModel::find_variable(const std::string& n) const {

@@ -152,9 +152,11 @@ class SymbolTable {
 public:
     const GiNaC::symbol& variable(int v) const { return vars_.at(static_cast<std::size_t>(v)); }
     // der^k(v), k >= 1; created on first use.
-    const GiNaC::symbol& derivative(int v, int order);
+    // Interned on first use: the table is a cache of symbols, so asking for a
+    // new derivative or left limit does not change what the model means.
+    const GiNaC::symbol& derivative(int v, int order) const;
     std::optional<GiNaC::symbol> find_derivative(int v, int order) const;
-    const GiNaC::symbol& pre(int v);
+    const GiNaC::symbol& pre(int v) const;
     std::optional<GiNaC::symbol> find_pre(int v) const;
     const GiNaC::symbol& time() const { return time_; }
     const GiNaC::symbol& condition(int c) const { return conds_.at(static_cast<std::size_t>(c)); }
@@ -173,12 +175,12 @@ public:
 
 private:
     std::vector<GiNaC::symbol> vars_;
-    std::map<std::pair<int, int>, GiNaC::symbol> ders_;
-    std::map<int, int> max_order_;
-    std::map<int, GiNaC::symbol> pres_;
+    mutable std::map<std::pair<int, int>, GiNaC::symbol> ders_;
+    mutable std::map<int, int> max_order_;
+    mutable std::map<int, GiNaC::symbol> pres_;
     std::vector<GiNaC::symbol> conds_;
     GiNaC::symbol time_{"time"};
-    std::unordered_map<std::string, Meaning> by_name_;  // keyed by the symbol's unique name
+    mutable std::unordered_map<std::string, Meaning> by_name_;  // keyed by the symbol's unique name
 };
 
 struct FlatModel {
@@ -219,5 +221,10 @@ struct FlatModel {
 
     int find_variable(const std::string& name) const;  // -1 when absent
 };
+
+// d/dt of an expression: the chain rule over variables (continuous ones
+// only: parameters, constants and discrete variables are constant between
+// events), derivatives (der(x, k) -> der(x, k+1)) and time.
+GiNaC::ex total_derivative(const FlatModel& model, const GiNaC::ex& e);
 
 }  // namespace modeaudit

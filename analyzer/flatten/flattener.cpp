@@ -1126,34 +1126,7 @@ std::vector<std::map<std::string, Value>> Flattener::iterations(const std::vecto
     return out;
 }
 
-ex Flattener::total_derivative(const ex& e, SourceRange where) {
-    std::set<GiNaC::symbol, GiNaC::ex_is_less> syms;
-    for (GiNaC::const_preorder_iterator it = e.preorder_begin(); it != e.preorder_end(); ++it)
-        if (GiNaC::is_a<GiNaC::symbol>(*it)) syms.insert(GiNaC::ex_to<GiNaC::symbol>(*it));
-    ex d = 0;
-    for (const GiNaC::symbol& s : syms) {
-        auto m = model_->symbols.meaning(s);
-        if (!m) continue;
-        ex ds;
-        using R = SymbolTable::Meaning::Role;
-        switch (m->role) {
-            case R::Time: ds = 1; break;
-            case R::Variable: {
-                const FlatVariable& var = model_->variables[static_cast<std::size_t>(m->index)];
-                if (var.variability == Variability::Parameter || var.variability == Variability::Constant) continue;
-                if (var.variability == Variability::Discrete) continue;  // piecewise constant
-                ds = model_->symbols.derivative(m->index, 1);
-                break;
-            }
-            case R::Derivative: ds = model_->symbols.derivative(m->index, m->order + 1); break;
-            case R::Pre:
-            case R::Condition: continue;
-        }
-        d += e.diff(s) * ds;
-    }
-    (void)where;
-    return d;
-}
+ex Flattener::total_derivative(const ex& e, SourceRange) { return modeaudit::total_derivative(*model_, e); }
 
 int Flattener::new_condition(ConditionPtr c, SourceRange where) {
     std::string text = canonical(*model_, *c);

@@ -34,6 +34,16 @@ StageOutcome run_modes(PipelineState& s, const RunOptions& o) {
 }
 void dump_modes_stage(const PipelineState& s, std::ostream& out) { dump_modes(*s.flat, *s.modes, out); }
 
+StageOutcome run_structure(PipelineState& s, const RunOptions& o) {
+    std::size_t from = s.sink.size();
+    s.structure = std::make_unique<StructureResult>(analyze_structure(*s.flat, *s.modes, s.sink, o.structure));
+    apply_suppressions(*s.flat, s.sink, from);
+    return StageOutcome::Ok;
+}
+void dump_structure_stage(const PipelineState& s, std::ostream& out) {
+    dump_structure(*s.flat, *s.modes, *s.structure, out);
+}
+
 // The stage table, in data-flow order. Unbuilt stages are listed so that the
 // command line can say precisely what is missing.
 constexpr std::array kStages{
@@ -42,8 +52,8 @@ constexpr std::array kStages{
           run_flatten, dump_flatten},
     Stage{"modes", "mode variables, reachable modes, active systems, transitions", true, run_modes,
           dump_modes_stage},
-    Stage{"structure", "per-mode Sigma-method, Dulmage-Mendelsohn, numerical regularity", false,
-          nullptr, nullptr},
+    Stage{"structure", "per-mode Sigma-method, Dulmage-Mendelsohn, numerical regularity", true,
+          run_structure, dump_structure_stage},
     Stage{"mode_change", "mode-change arrays of every transition", false, nullptr, nullptr},
     Stage{"rescaling", "rescaling offsets with Z3", false, nullptr, nullptr},
     Stage{"restart", "hot restart of every transition", false, nullptr, nullptr},

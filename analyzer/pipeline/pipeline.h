@@ -25,6 +25,7 @@
 #include "modes/modes.h"
 #include "parse/ast.h"
 #include "parse/parser.h"
+#include "structure/structure.h"
 
 namespace modeaudit {
 
@@ -32,6 +33,7 @@ struct RunOptions {
     ParseLimits parse;
     FlattenOptions flatten;
     ModeLimits modes;
+    StructureOptions structure;
     bool progress = false;  // progress line on stderr (only when it is a terminal)
 };
 
@@ -43,6 +45,7 @@ struct PipelineState {
     std::unique_ptr<ast::StoredDefinition> tree;  // parse
     std::unique_ptr<FlatModel> flat;              // flatten
     std::unique_ptr<ModeSet> modes;               // modes
+    std::unique_ptr<StructureResult> structure;   // structure
 };
 
 enum class StageOutcome {

@@ -31,7 +31,7 @@ GiNaC::ex FrontEnd::der(const std::string& name, int order) const {
 GiNaC::ex FrontEnd::pre(const std::string& name) const {
     int v = flat().find_variable(name);
     if (v < 0) throw std::runtime_error("no variable " + name);
-    return const_cast<SymbolTable&>(flat().symbols).pre(v);
+    return flat().symbols.pre(v);
 }
 
 GiNaC::ex FrontEnd::value(const std::string& name) const {

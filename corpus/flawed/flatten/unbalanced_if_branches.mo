@@ -1,7 +1,8 @@
 // A switching if-equation whose branches hold two and one equations.
 // status: flawed
-// expect: flatten-unbalanced-if at 12:3 "different numbers of equations"
-// expect: modes-unbalanced at 5:1 "=true has 4 equations for 3 unknowns"
+// expect: flatten-unbalanced-if at 13:3 "different numbers of equations"
+// expect: modes-unbalanced at 6:1 "=true has 4 equations for 3 unknowns"
+// expect: structure-overdetermined at 11:3 "4 equations for the 3 variables x, u, w"
 model UnbalancedIfBranches
   Real x(start = 1, fixed = true);
   Real u;

@@ -1,0 +1,429 @@
+// tests/unit/structure/numeric_test.cpp -- unit tests of the numerical kernels
+// of the structure stage (analyzer/structure/numeric.h): exact rank with
+// dependency coefficients, rank-revealing QR and its condition estimate, and
+// the Newton / Gauss-Newton solver on GiNaC expressions.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <set>
+
+#include "structure/numeric.h"
+
+namespace modeaudit {
+namespace {
+
+using GiNaC::ex;
+using GiNaC::numeric;
+using GiNaC::symbol;
+using NMatrix = std::vector<std::vector<numeric>>;
+
+NMatrix ints(const std::vector<std::vector<long>>& m) {
+    NMatrix out;
+    for (const auto& row : m) {
+        out.emplace_back();
+        for (long v : row) out.back().emplace_back(v);
+    }
+    return out;
+}
+
+std::vector<std::vector<double>> to_double(const NMatrix& m) {
+    std::vector<std::vector<double>> out;
+    for (const auto& row : m) {
+        out.emplace_back();
+        for (const auto& v : row) out.back().push_back(v.to_double());
+    }
+    return out;
+}
+
+// Every reported combination must reproduce its row exactly, refer only to
+// earlier rows that are themselves independent.
+void expect_combinations_hold(const NMatrix& m, const ExactRank& r) {
+    std::set<std::size_t> dependent;
+    for (const auto& d : r.dependent) dependent.insert(d.row);
+    EXPECT_EQ(r.rank + r.dependent.size(), m.size());
+    for (const auto& d : r.dependent) {
+        std::vector<numeric> sum(m[d.row].size(), numeric(0));
+        for (const auto& [k, c] : d.combination) {
+            EXPECT_LT(k, d.row);
+            EXPECT_FALSE(dependent.count(k)) << "combination uses dependent row " << k;
+            EXPECT_FALSE(c.is_zero());
+            for (std::size_t j = 0; j < sum.size(); ++j) sum[j] += c * m[k][j];
+        }
+        for (std::size_t j = 0; j < sum.size(); ++j) EXPECT_EQ(sum[j], m[d.row][j]) << "row " << d.row;
+    }
+}
+
+// ---------------------------------------------------------------------------
+// exact_rank
+
+TEST(ExactRank, TwoByTwoWithRowOneTwiceRowZero) {
+    NMatrix m = ints({{1, 1}, {2, 2}});
+    ExactRank r = exact_rank(m);
+    EXPECT_EQ(r.rank, 1u);
+    ASSERT_EQ(r.dependent.size(), 1u);
+    EXPECT_EQ(r.dependent[0].row, 1u);
+    ASSERT_EQ(r.dependent[0].combination.size(), 1u);
+    EXPECT_EQ(r.dependent[0].combination[0].first, 0u);
+    EXPECT_EQ(r.dependent[0].combination[0].second, numeric(2));
+}
+
+TEST(ExactRank, IdentityHasFullRank) {
+    ExactRank r = exact_rank(ints({{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}));
+    EXPECT_EQ(r.rank, 3u);
+    EXPECT_TRUE(r.dependent.empty());
+}
+
+TEST(ExactRank, RationalEntriesAreExact) {
+    // Row 2 = 1/3 row 0 + 3/7 row 1 exactly; a float would leave a residue.
+    numeric third(1, 3), q(3, 7);
+    std::vector<numeric> r0{numeric(1), third, numeric(2, 5)};
+    std::vector<numeric> r1{numeric(-1, 3), numeric(5), numeric(1, 11)};
+    std::vector<numeric> r2;
+    for (std::size_t j = 0; j < 3; ++j) r2.push_back(third * r0[j] + q * r1[j]);
+    NMatrix m{r0, r1, r2};
+    ExactRank r = exact_rank(m);
+    EXPECT_EQ(r.rank, 2u);
+    ASSERT_EQ(r.dependent.size(), 1u);
+    EXPECT_EQ(r.dependent[0].row, 2u);
+    ASSERT_EQ(r.dependent[0].combination.size(), 2u);
+    EXPECT_EQ(r.dependent[0].combination[0], std::make_pair(std::size_t{0}, third));
+    EXPECT_EQ(r.dependent[0].combination[1], std::make_pair(std::size_t{1}, q));
+    expect_combinations_hold(m, r);
+}
+
+TEST(ExactRank, FourByThreeReportsTheRowThatIsACombination) {
+    // Row 3 = row 0 - 2 row 2; rows 0..2 independent.
+    NMatrix m = ints({{1, 2, 3}, {0, 1, 4}, {5, 6, 0}, {-9, -10, 3}});
+    ExactRank r = exact_rank(m);
+    EXPECT_EQ(r.rank, 3u);
+    ASSERT_EQ(r.dependent.size(), 1u);
+    EXPECT_EQ(r.dependent[0].row, 3u);
+    ASSERT_EQ(r.dependent[0].combination.size(), 2u);
+    EXPECT_EQ(r.dependent[0].combination[0], std::make_pair(std::size_t{0}, numeric(1)));
+    EXPECT_EQ(r.dependent[0].combination[1], std::make_pair(std::size_t{2}, numeric(-2)));
+    expect_combinations_hold(m, r);
+}
+
+TEST(ExactRank, ZeroRowsAndDuplicatesAreDependent) {
+    NMatrix m = ints({{0, 0}, {3, 1}, {3, 1}, {0, 0}, {1, 0}});
+    ExactRank r = exact_rank(m);
+    EXPECT_EQ(r.rank, 2u);
+    ASSERT_EQ(r.dependent.size(), 3u);
+    EXPECT_EQ(r.dependent[0].row, 0u);
+    EXPECT_TRUE(r.dependent[0].combination.empty());
+    EXPECT_EQ(r.dependent[1].row, 2u);
+    EXPECT_EQ(r.dependent[2].row, 3u);
+    expect_combinations_hold(m, r);
+}
+
+TEST(ExactRank, EmptyMatrix) {
+    EXPECT_EQ(exact_rank({}).rank, 0u);
+    ExactRank r = exact_rank(NMatrix{{}, {}});
+    EXPECT_EQ(r.rank, 0u);
+    EXPECT_EQ(r.dependent.size(), 2u);
+}
+
+// ---------------------------------------------------------------------------
+// float_rank
+
+// Deterministic across standard libraries: mt19937's output sequence is fixed
+// by the standard, unlike the distributions.
+long small_int(std::mt19937& g, long lo, long hi) {
+    return lo + static_cast<long>(g() % static_cast<std::uint32_t>(hi - lo + 1));
+}
+
+// rows x cols with `base` random rows and the rest integer combinations of
+// them, in shuffled positions.
+NMatrix planted(std::mt19937& g, std::size_t rows, std::size_t cols, std::size_t base) {
+    NMatrix b;
+    for (std::size_t i = 0; i < base; ++i) {
+        b.emplace_back();
+        for (std::size_t j = 0; j < cols; ++j) b.back().emplace_back(small_int(g, -5, 5));
+    }
+    NMatrix m = b;
+    while (m.size() < rows) {
+        std::vector<numeric> row(cols, numeric(0));
+        for (std::size_t i = 0; i < base; ++i) {
+            numeric c(small_int(g, -3, 3));
+            for (std::size_t j = 0; j < cols; ++j) row[j] += c * b[i][j];
+        }
+        m.push_back(row);
+    }
+    for (std::size_t i = m.size(); i > 1; --i) std::swap(m[i - 1], m[g() % i]);
+    return m;
+}
+
+TEST(FloatRank, AgreesWithExactRankOnPlantedDependencies) {
+    std::mt19937 g(20240611u);
+    int deficient = 0;
+    for (int trial = 0; trial < 300; ++trial) {
+        std::size_t rows = 1 + g() % 8, cols = 1 + g() % 8;
+        std::size_t base = g() % (std::min(rows, cols) + 1);
+        NMatrix m = planted(g, rows, cols, base);
+        ExactRank exact = exact_rank(m);
+        expect_combinations_hold(m, exact);
+        FloatRank fr = float_rank(to_double(m));
+        ASSERT_EQ(fr.rank, exact.rank) << "trial " << trial;
+        ASSERT_EQ(fr.dependent_rows.size(), rows - exact.rank);
+        EXPECT_TRUE(std::is_sorted(fr.dependent_rows.begin(), fr.dependent_rows.end()));
+        // The rows float_rank keeps must really be independent.
+        std::set<std::size_t> dep(fr.dependent_rows.begin(), fr.dependent_rows.end());
+        NMatrix kept;
+        for (std::size_t i = 0; i < rows; ++i)
+            if (!dep.count(i)) kept.push_back(m[i]);
+        EXPECT_EQ(exact_rank(kept).rank, fr.rank) << "trial " << trial;
+        if (exact.rank < std::min(rows, cols)) {
+            ++deficient;
+            EXPECT_TRUE(std::isinf(fr.condition));
+        } else {
+            EXPECT_TRUE(std::isfinite(fr.condition));
+            EXPECT_GE(fr.condition, 1.0 - 1e-12);
+        }
+    }
+    EXPECT_GT(deficient, 50);  // the test really exercises dependent rows
+}
+
+TEST(FloatRank, ConditionOfDiagonal) {
+    FloatRank r = float_rank({{1, 0}, {0, 1e-3}});
+    EXPECT_EQ(r.rank, 2u);
+    EXPECT_TRUE(r.dependent_rows.empty());
+    EXPECT_NEAR(r.condition, 1e3, 1e3 * 1e-12);
+}
+
+TEST(FloatRank, ConditionIsTheTwoNormCondition) {
+    // Singular values of [[1,2],[3,4]] are sqrt(15 +- sqrt(221)).
+    FloatRank r = float_rank({{1, 2}, {3, 4}});
+    double expected = std::sqrt((15 + std::sqrt(221.0)) / (15 - std::sqrt(221.0)));
+    EXPECT_NEAR(r.condition, expected, expected * 1e-12);
+    // Rotations are perfectly conditioned.
+    double c = std::cos(0.3), s = std::sin(0.3);
+    EXPECT_NEAR(float_rank({{c, -s}, {s, c}}).condition, 1.0, 1e-14);
+}
+
+TEST(FloatRank, ConditionOfHilbertMatrices) {
+    // Reference values of cond_2(H_n): 524.0568 (n = 3), 4.766073e5 (n = 5),
+    // 1.525758e10 (n = 8). The crude |R_00| / |R_nn| bound would be off by
+    // a sizeable factor; the Jacobi SVD of R gets them to rounding.
+    const std::pair<int, double> cases[] = {{3, 524.0567776}, {5, 476607.2502}, {8, 1.525757586e10}};
+    for (const auto& [n, expected] : cases) {
+        const auto size = static_cast<std::size_t>(n);
+        std::vector<std::vector<double>> h(size, std::vector<double>(size));
+        for (std::size_t i = 0; i < size; ++i)
+            for (std::size_t j = 0; j < size; ++j) h[i][j] = 1.0 / static_cast<double>(i + j + 1);
+        FloatRank r = float_rank(h, 1e-14);
+        EXPECT_EQ(r.rank, static_cast<std::size_t>(n));
+        EXPECT_NEAR(r.condition, expected, expected * 1e-6) << "n = " << n;
+    }
+}
+
+TEST(FloatRank, SingularIsInfinite) {
+    FloatRank r = float_rank({{1, 2, 3}, {2, 4, 6}, {0, 1, 1}});
+    EXPECT_EQ(r.rank, 2u);
+    EXPECT_TRUE(std::isinf(r.condition));
+    EXPECT_EQ(r.dependent_rows.size(), 1u);
+    EXPECT_TRUE(float_rank({{0, 0}, {0, 0}}).condition == std::numeric_limits<double>::infinity());
+    EXPECT_EQ(float_rank({{0, 0}, {0, 0}}).rank, 0u);
+}
+
+TEST(FloatRank, ToleranceIsRelativeToTheLargestPivot) {
+    std::vector<std::vector<double>> m{{1, 0}, {0, 1e-11}};
+    EXPECT_EQ(float_rank(m).rank, 1u);  // 1e-11 < 1e-10 * 1
+    EXPECT_EQ(float_rank(m).dependent_rows, std::vector<std::size_t>{1});
+    EXPECT_EQ(float_rank(m, 1e-12).rank, 2u);
+    // Scaling the whole matrix does not change the decision.
+    EXPECT_EQ(float_rank({{1e-20, 0}, {0, 1e-31}}).rank, 1u);
+}
+
+TEST(FloatRank, NonSquare) {
+    FloatRank wide = float_rank({{3, 0, 0}, {0, 4, 0}});
+    EXPECT_EQ(wide.rank, 2u);
+    EXPECT_NEAR(wide.condition, 4.0 / 3.0, 1e-14);
+    FloatRank tall = float_rank({{1, 0}, {0, 2}, {1, 2}});
+    EXPECT_EQ(tall.rank, 2u);
+    EXPECT_TRUE(std::isfinite(tall.condition));
+    EXPECT_EQ(tall.dependent_rows.size(), 1u);
+}
+
+TEST(FloatRank, Empty) {
+    FloatRank none = float_rank({});
+    EXPECT_EQ(none.rank, 0u);
+    EXPECT_TRUE(none.dependent_rows.empty());
+    EXPECT_EQ(none.condition, 1.0);
+    FloatRank no_cols = float_rank({{}, {}});
+    EXPECT_EQ(no_cols.rank, 0u);
+    EXPECT_EQ(no_cols.dependent_rows, (std::vector<std::size_t>{0, 1}));
+}
+
+TEST(FloatRank, NonFiniteEntriesAreNotRanked) {
+    FloatRank r = float_rank({{1, std::nan("")}, {0, 1}});
+    EXPECT_EQ(r.rank, 0u);
+    EXPECT_TRUE(std::isnan(r.condition));
+    EXPECT_EQ(r.dependent_rows.size(), 2u);
+}
+
+// ---------------------------------------------------------------------------
+// newton
+
+TEST(Newton, SquareNonlinearSystem) {
+    symbol x("x"), y("y");
+    NewtonResult r = newton({x * x + y * y - 1, x - y}, {x, y}, {}, {1, 0});
+    ASSERT_TRUE(r.converged) << r.message;
+    ASSERT_EQ(r.values.size(), 2u);
+    EXPECT_NEAR(r.values[0], std::sqrt(0.5), 1e-12);
+    EXPECT_NEAR(r.values[1], std::sqrt(0.5), 1e-12);
+    EXPECT_LE(r.residual, 1e-12);
+    EXPECT_GT(r.iterations, 0);
+    EXPECT_LT(r.iterations, 10);
+}
+
+TEST(Newton, UnderdeterminedMovesMinimally) {
+    symbol x("x"), y("y");
+    NewtonResult r = newton({x * x + y * y - 1}, {x, y}, {}, {0.6, -0.9});
+    ASSERT_TRUE(r.converged) << r.message;
+    EXPECT_NEAR(r.values[0] * r.values[0] + r.values[1] * r.values[1], 1.0, 1e-12);
+    double len = std::hypot(0.6, -0.9);
+    EXPECT_NEAR(r.values[0], 0.6 / len, 1e-6);
+    EXPECT_NEAR(r.values[1], -0.9 / len, 1e-6);
+}
+
+TEST(Newton, UnderdeterminedLinearIsTheMinimumNormCorrection) {
+    // x + y + z = 3 from 0: the closest point is (1, 1, 1), one step.
+    symbol x("x"), y("y"), z("z");
+    NewtonResult r = newton({x + y + z - 3}, {x, y, z}, {}, {0, 0, 0});
+    ASSERT_TRUE(r.converged) << r.message;
+    for (double v : r.values) EXPECT_NEAR(v, 1.0, 1e-14);
+    EXPECT_EQ(r.iterations, 1);
+}
+
+TEST(Newton, OverdeterminedConsistentLinear) {
+    symbol x("x"), y("y");
+    NewtonResult r = newton({x + y - 3, x - y - 1, 2 * x + y - 5}, {x, y}, {}, {10, -7});
+    ASSERT_TRUE(r.converged) << r.message;
+    EXPECT_NEAR(r.values[0], 2.0, 1e-12);
+    EXPECT_NEAR(r.values[1], 1.0, 1e-12);
+}
+
+TEST(Newton, OverdeterminedInconsistentDoesNotConverge) {
+    symbol x("x");
+    NewtonResult r = newton({x - 1, x - 2}, {x}, {}, {0});
+    EXPECT_FALSE(r.converged);
+    EXPECT_FALSE(r.message.empty());
+    EXPECT_NEAR(r.values[0], 1.5, 1e-12);  // the least-squares point
+}
+
+TEST(Newton, ParametersAreSubstituted) {
+    symbol x("x"), y("y"), L("L");
+    GiNaC::exmap params{{L, 2}};
+    NewtonResult r = newton({x * x + y * y - L * L, y - L / 2}, {x, y}, params, {1, 0});
+    ASSERT_TRUE(r.converged) << r.message;
+    EXPECT_NEAR(r.values[1], 1.0, 1e-12);
+    EXPECT_NEAR(r.values[0], std::sqrt(3.0), 1e-12);
+}
+
+TEST(Newton, MissingParameterIsReported) {
+    symbol x("x"), L("L");
+    NewtonResult r;
+    EXPECT_NO_THROW(r = newton({x - L}, {x}, {}, {0}));
+    EXPECT_FALSE(r.converged);
+    EXPECT_NE(r.message.find("equation 0"), std::string::npos) << r.message;
+    EXPECT_NE(r.message.find("L"), std::string::npos) << r.message;
+}
+
+TEST(Newton, NoRealSolutionFailsWithoutThrowing) {
+    symbol x("x");
+    for (double start : {1.0, 0.0, -3.0, 0.37}) {
+        NewtonResult r;
+        EXPECT_NO_THROW(r = newton({x * x + 1}, {x}, {}, {start}));
+        EXPECT_FALSE(r.converged) << "from " << start;
+        EXPECT_FALSE(r.message.empty());
+        EXPECT_GE(r.residual, 1.0 - 1e-12);
+        EXPECT_TRUE(std::isfinite(r.values[0]));
+    }
+}
+
+TEST(Newton, LogStartingWhereAFullStepLeavesTheDomain) {
+    // Newton on log(x) from 3: the full step goes to 3 - 3 log 3 < 0, where
+    // log is not real. The line search must shorten it, not throw.
+    symbol x("x");
+    NewtonResult r;
+    EXPECT_NO_THROW(r = newton({GiNaC::log(x)}, {x}, {}, {3}));
+    ASSERT_TRUE(r.converged) << r.message;
+    EXPECT_NEAR(r.values[0], 1.0, 1e-12);
+}
+
+TEST(Newton, StepOntoAPoleIsShortened) {
+    // 1/x - 1 from 2: the full Newton step is dx = x - x^2 = -2, landing on
+    // the pole x = 0 exactly.
+    symbol x("x");
+    NewtonResult r;
+    EXPECT_NO_THROW(r = newton({1 / x - 1}, {x}, {}, {2}));
+    ASSERT_TRUE(r.converged) << r.message;
+    EXPECT_NEAR(r.values[0], 1.0, 1e-12);
+}
+
+TEST(Newton, StartOutsideTheDomainIsAFailureNamingTheEquation) {
+    symbol x("x"), y("y");
+    NewtonResult r;
+    EXPECT_NO_THROW(r = newton({x - 1, GiNaC::log(y)}, {x, y}, {}, {0, -1}));
+    EXPECT_FALSE(r.converged);
+    EXPECT_NE(r.message.find("equation 1"), std::string::npos) << r.message;
+    EXPECT_TRUE(std::isinf(r.residual));
+}
+
+TEST(Newton, PoleAtTheStartIsAFailure) {
+    symbol x("x");
+    NewtonResult r;
+    EXPECT_NO_THROW(r = newton({1 / x}, {x}, {}, {0}));
+    EXPECT_FALSE(r.converged);
+    EXPECT_FALSE(r.message.empty());
+}
+
+TEST(Newton, SingularSquareJacobianFallsBackToLeastSquares) {
+    // Two copies of the same equation: J is singular everywhere, the
+    // pseudo-inverse step still solves the (consistent) system.
+    symbol x("x"), y("y");
+    NewtonResult r = newton({x + y - 2, 2 * x + 2 * y - 4}, {x, y}, {}, {0, 0});
+    ASSERT_TRUE(r.converged) << r.message;
+    EXPECT_NEAR(r.values[0], 1.0, 1e-12);  // minimum-norm correction
+    EXPECT_NEAR(r.values[1], 1.0, 1e-12);
+}
+
+TEST(Newton, LargeTermsConvergeAtRoundingLevel) {
+    // Terms of size 1e8 cannot cancel to 1e-12 in double precision; the
+    // rounding-level rule accepts the solution with a note.
+    symbol x("x");
+    NewtonResult r = newton({1e8 * x - 314159265.358979}, {x}, {}, {0}, {50, 1e-15});
+    ASSERT_TRUE(r.converged) << r.message;
+    EXPECT_NEAR(r.values[0], 3.14159265358979, 1e-12);
+}
+
+TEST(Newton, IterationLimitIsReported) {
+    symbol x("x");
+    NewtonResult r = newton({GiNaC::exp(x) - 1}, {x}, {}, {20}, {3, 1e-12});
+    EXPECT_FALSE(r.converged);
+    EXPECT_EQ(r.iterations, 3);
+    EXPECT_NE(r.message.find("3 iterations"), std::string::npos) << r.message;
+}
+
+TEST(Newton, BadArguments) {
+    symbol x("x");
+    EXPECT_FALSE(newton({x}, {x}, {}, {}).converged);
+    EXPECT_FALSE(newton({x}, {x}, {}, {std::numeric_limits<double>::infinity()}).converged);
+    NewtonResult empty = newton({}, {}, {}, {});
+    EXPECT_TRUE(empty.converged);
+    EXPECT_EQ(empty.iterations, 0);
+}
+
+TEST(Newton, AlreadyConvergedTakesNoStep) {
+    symbol x("x");
+    NewtonResult r = newton({x - 1}, {x}, {}, {1});
+    EXPECT_TRUE(r.converged);
+    EXPECT_EQ(r.iterations, 0);
+    EXPECT_EQ(r.values[0], 1.0);
+}
+
+}  // namespace
+}  // namespace modeaudit
