@@ -172,6 +172,7 @@ int run_check(const CheckArgs& args) {
     options.progress = !args.no_progress;
     options.modes.progress = options.progress;
     options.modes.max_modes = args.max_modes;
+    options.structure.max_index = args.max_index;
     std::string_view until = dump_stage ? dump_stage->name : kCheckUntil;
     PipelineResult result = run_pipeline(state, options, until);
 

@@ -20,6 +20,7 @@ struct CheckArgs {
     bool time_stages = false;
     bool no_progress = false;
     std::size_t max_modes = 4096;
+    int max_index = 3;
 };
 int run_check(const CheckArgs& args);
 

@@ -40,6 +40,9 @@ int dispatch(int argc, char** argv) {
     c->add_flag("--no-progress", check.no_progress, "never show a progress line");
     c->add_option("--max-modes", check.max_modes, "limit on the reachable modes explored (default 4096)")
         ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 24));
+    c->add_option("--max-index", check.max_index,
+                  "warn (structure-index-high) above this structural index (default 3)")
+        ->check(CLI::Range(0, 1000));
 
     SimulateArgs sim;
     auto* s = app.add_subcommand("simulate", "short reference simulation with guaranteed event location");
