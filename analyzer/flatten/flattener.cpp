@@ -141,6 +141,7 @@ private:
     std::map<const ast::ClassDef*, const LexScope*> scope_of_;
     std::deque<Instance> instances_;
     std::vector<ParamState> params_;   // per flat variable
+    std::vector<int> param_stack_;     // parameters being evaluated, outermost first
     std::vector<Instance*> order_;     // instances in creation (pre-)order
     struct PendingSection {
         Instance* inst;
@@ -681,11 +682,19 @@ ex Flattener::param_value(int v, SourceRange use) {
         if (var.kept_symbolic || !ps.has_value) return model_->symbols.variable(v);
         return ps.value;
     }
-    if (ps.state == ParamState::State::InProgress)
+    if (ps.state == ParamState::State::InProgress) {
+        // Name the whole cycle: the parameters being evaluated from v onwards.
+        std::string cycle;
+        auto from = std::find(param_stack_.begin(), param_stack_.end(), v);
+        for (auto it = from; it != param_stack_.end(); ++it)
+            cycle += model_->variables[static_cast<std::size_t>(*it)].name + " -> ";
+        cycle += var.name;
         fail(rule::flatten_parameter_cycle, ps.range.valid() ? ps.range : var.range,
-             fmt::format("the value of '{}' depends on itself", var.name),
+             fmt::format("the value of '{}' depends on itself: {}", var.name, cycle),
              {fmt::format("used at {}:{}", use.begin.line, use.begin.column)});
+    }
     ps.state = ParamState::State::InProgress;
+    param_stack_.push_back(v);
     if (ps.binding && var.type == BaseType::Boolean) {
         Ctx ctx{ps.scope, nullptr};
         ConditionPtr c = fold(condition(*ps.binding, ctx));
@@ -724,6 +733,7 @@ ex Flattener::param_value(int v, SourceRange use) {
              fmt::format("constant '{}' has no value; give it a binding", var.name));
     }
     ps.state = ParamState::State::Done;
+    param_stack_.pop_back();
     if (var.kept_symbolic || !ps.has_value) return model_->symbols.variable(v);
     return ps.value;
 }

@@ -37,6 +37,7 @@ Json outcome_to_json(const ModelOutcome& o) {
     return Json{{"passed", o.passed},
                 {"mismatches", o.mismatches},
                 {"compared_through", o.compared_through},
+                {"stopped_at", o.stopped_at},
                 {"not_implemented", o.not_implemented},
                 {"pending", o.pending}};
 }
@@ -110,6 +111,17 @@ ModelOutcome regress_one(const std::string& path) {
     options.flatten.model_name = ex.model;
     PipelineResult result = run_pipeline(state, options, stage);
     o.compared_through = result.last_stage;
+    if (result.stopped_on_input_error) {
+        // The stage after the last completed one is where the input failed.
+        bool next = result.last_stage.empty();
+        for (const Stage& st : stages()) {
+            if (next) {
+                o.stopped_at = std::string(st.name);
+                break;
+            }
+            if (st.name == result.last_stage) next = true;
+        }
+    }
     o.not_implemented = result.not_implemented;
     o.pending = ex.pending;
     o.mismatches = compare_diagnostics(ex, state.sink, state.sources);
@@ -152,6 +164,7 @@ RegressSummary regress_corpus(const std::string& corpus_dir, const RegressOption
                 o.passed = j["passed"].get<bool>();
                 o.mismatches = j["mismatches"].get<std::vector<std::string>>();
                 o.compared_through = j["compared_through"].get<std::string>();
+                o.stopped_at = j["stopped_at"].get<std::string>();
                 o.not_implemented = j["not_implemented"].get<std::string>();
                 o.pending = j["pending"].get<std::vector<std::string>>();
             }
@@ -227,7 +240,10 @@ RegressSummary regress_corpus(const std::string& corpus_dir, const RegressOption
     std::map<std::string, int> unbuilt;
     for (const ModelOutcome& m : summary.models) {
         out << (m.passed ? "PASS " : "FAIL ") << m.path;
-        if (!m.compared_through.empty()) out << "  (through " << m.compared_through << ")";
+        if (!m.stopped_at.empty())
+            out << "  (stopped by an input error in " << m.stopped_at << ")";
+        else if (!m.compared_through.empty())
+            out << "  (through " << m.compared_through << ")";
         if (!m.pending.empty()) {
             out << "  pending:";
             for (const std::string& p : m.pending) out << " " << p;

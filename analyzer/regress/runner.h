@@ -26,6 +26,7 @@ struct ModelOutcome {
     bool passed = false;
     std::vector<std::string> mismatches;
     std::string compared_through;   // the last stage whose results were compared
+    std::string stopped_at;         // the stage where an input error stopped the model, if any
     std::string not_implemented;    // the first unbuilt stage the model's checks would need
     std::vector<std::string> pending;  // expected findings of rules not built yet
     double seconds = 0;
