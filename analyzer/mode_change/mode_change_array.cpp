@@ -1,0 +1,291 @@
+#include "mode_change/mode_change_array.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <functional>
+#include <set>
+
+#include "common/internal_error.h"
+
+namespace modeaudit {
+
+namespace {
+
+using GiNaC::ex;
+constexpr auto kSubs = GiNaC::subs_options::no_pattern | GiNaC::subs_options::pattern_is_not_product;
+
+std::string var_text(const FlatModel& flat, const ArrayVariable& v) {
+    const std::string& base = flat.variables[static_cast<std::size_t>(v.variable)].name;
+    std::string s = v.order == 0 ? base
+                    : v.order == 1 ? "der(" + base + ")"
+                                   : fmt::format("der({},{})", base, v.order);
+    return v.instant == 0 ? s : fmt::format("{}@{}", s, v.instant);
+}
+
+long binomial(long n, long k) {
+    long r = 1;
+    for (long i = 1; i <= k; ++i) r = r * (n - k + i) / i;
+    return r;
+}
+
+class Builder {
+public:
+    Builder(const ArrayInput& in, ModeChangeArray& a) : in_(in), a_(a), flat_(*in.flat) {
+        for (std::size_t j = 0; j < in.next->unknowns.size(); ++j) unknown_col_[in.next->unknowns[j]] = static_cast<int>(j);
+    }
+
+    const GiNaC::symbol& sym(const ArrayVariable& v) {
+        auto it = a_.symbols.find(v);
+        if (it != a_.symbols.end()) return it->second;
+        GiNaC::symbol s = v.instant == 0 ? (v.order == 0 ? flat_.symbols.variable(v.variable)
+                                                         : flat_.symbols.derivative(v.variable, v.order))
+                                         : GiNaC::symbol(var_text(flat_, v));
+        by_name_[s.get_name()] = v;
+        return a_.symbols.emplace(v, s).first->second;
+    }
+
+    // The array variable a symbol stands for, if it is one.
+    std::optional<ArrayVariable> meaning(const GiNaC::symbol& s) {
+        auto it = by_name_.find(s.get_name());
+        if (it != by_name_.end()) return it->second;
+        auto m = flat_.symbols.meaning(s);
+        if (!m || !unknown_col_.count(m->index)) return std::nullopt;
+        using R = SymbolTable::Meaning::Role;
+        if (m->role != R::Variable && m->role != R::Derivative) return std::nullopt;
+        ArrayVariable v{m->index, m->role == R::Variable ? 0 : m->order, 0};
+        sym(v);
+        return v;
+    }
+
+    std::vector<ArrayVariable> variables_of(const ex& e) {
+        std::set<ArrayVariable> out;
+        for (GiNaC::const_preorder_iterator it = e.preorder_begin(); it != e.preorder_end(); ++it)
+            if (GiNaC::is_a<GiNaC::symbol>(*it))
+                if (auto v = meaning(GiNaC::ex_to<GiNaC::symbol>(*it))) out.insert(*v);
+        return {out.begin(), out.end()};
+    }
+
+    ex shift(const ex& e, int k) {
+        if (k == 0) return e;
+        GiNaC::exmap m;
+        for (const ArrayVariable& v : variables_of(e)) m[sym(v)] = sym({v.variable, v.order, v.instant + k});
+        return e.subs(m, kSubs);
+    }
+
+    int prev_d(int variable) const {
+        const Mode& p = *in_.previous;
+        for (std::size_t j = 0; j < p.unknowns.size(); ++j)
+            if (p.unknowns[j] == variable) return in_.previous_structure->sigma.d[j];
+        return 0;
+    }
+    bool in_xprev(const ArrayVariable& v) const { return v.instant >= 0 && v.order + v.instant < prev_d(v.variable); }
+
+    void run(int K);
+
+private:
+    const ArrayInput& in_;
+    ModeChangeArray& a_;
+    const FlatModel& flat_;
+    std::map<int, int> unknown_col_;
+    std::map<std::string, ArrayVariable> by_name_;
+};
+
+void Builder::run(int K) {
+    const Mode& next = *in_.next;
+    const ModeStructure& ns = *in_.next_structure;
+    a_.height = K;
+    // The completed new-mode system by row: f, f', ..., f^(c_f).
+    std::vector<std::vector<ex>> completed(next.equations.size());
+    for (const CompletedEquation& c : ns.consistency) {
+        auto& v = completed[static_cast<std::size_t>(c.row)];
+        if (v.size() <= static_cast<std::size_t>(c.order)) v.resize(static_cast<std::size_t>(c.order) + 1);
+        v[static_cast<std::size_t>(c.order)] = c.residual;
+    }
+    for (const CompletedEquation& c : ns.reduced) {
+        auto& v = completed[static_cast<std::size_t>(c.row)];
+        if (v.size() <= static_cast<std::size_t>(c.order)) v.resize(static_cast<std::size_t>(c.order) + 1);
+        v[static_cast<std::size_t>(c.order)] = c.residual;
+    }
+    // Rows common to both modes: the same flat equation with the same residual.
+    std::vector<bool> common(next.equations.size(), false);
+    for (std::size_t f = 0; f < next.equations.size(); ++f)
+        for (const ModeEquation& pe : in_.previous->equations)
+            if (pe.equation == next.equations[f].equation &&
+                (pe.residual - next.equations[f].residual).expand().is_zero())
+                common[f] = true;
+    for (std::size_t f = 0; f < completed.size(); ++f)
+        for (std::size_t j = 0; j < completed[f].size(); ++j)
+            for (int k = 0; k <= K; ++k) {
+                ArrayEquation eq;
+                eq.kind = ArrayEquation::Kind::Model;
+                eq.name = fmt::format("e{}{}{}", f + 1, std::string(j, '\''), k ? fmt::format("@{}", k) : "");
+                eq.residual = shift(completed[f][j], k);
+                eq.row = static_cast<int>(f);
+                eq.order = static_cast<int>(j);
+                eq.instant = k;
+                eq.enabled = k == K || common[f];
+                a_.equations.push_back(eq);
+            }
+    // Chain closure with Euler identities: within each (variable, total
+    // degree) class, consecutive variables by decreasing order (paper notes
+    // 4.2: the literal closure would add redundant identities).
+    std::set<std::tuple<int, int, int, int, int>> done;
+    for (bool added = true; added;) {
+        added = false;
+        std::map<std::pair<int, int>, std::vector<std::pair<int, int>>> classes;  // (var, m + k) -> (m, k)
+        std::set<ArrayVariable> present;
+        for (const ArrayEquation& e : a_.equations)
+            for (const ArrayVariable& v : variables_of(e.residual)) present.insert(v);
+        for (const ArrayVariable& v : present) classes[{v.variable, v.order + v.instant}].push_back({v.order, v.instant});
+        for (auto& [key, members] : classes) {
+            std::sort(members.begin(), members.end(), std::greater<>());
+            for (std::size_t i = 0; i + 1 < members.size(); ++i) {
+                auto [m1, k1] = members[i];
+                auto [m2, k2] = members[i + 1];
+                if (!done.insert({key.first, m1, k1, m2, k2}).second) continue;
+                int n = m1 - m2;
+                ex sum = 0;
+                for (int q = 0; q <= n; ++q)
+                    sum += ((q % 2) ? -1 : 1) * binomial(n, q) * ex(sym({key.first, m2, k1 + n - q}));
+                ArrayEquation eq;
+                eq.kind = ArrayEquation::Kind::Euler;
+                eq.name = fmt::format("E[{} -> {}]", var_text(flat_, {key.first, m1, k1}),
+                                      var_text(flat_, {key.first, m2, k2}));
+                eq.residual = ex(sym({key.first, m1, k1})) - GiNaC::pow(a_.eps, -n) * sum;
+                eq.enabled = true;
+                a_.equations.push_back(eq);
+                added = true;
+            }
+        }
+    }
+    // Facts. Root facts: shifts g@k, k <= l, of a state event's guard, where
+    // l is the largest shift whose variables the previous mode still fixes
+    // (Lemma 3). A time event implies nothing.
+    std::vector<ex> root_shifts;
+    if (in_.transition->trigger == Transition::Trigger::State) {
+        int ell = 1000;
+        bool any = false;
+        for (const ArrayVariable& v : variables_of(in_.transition->guard)) {
+            ell = std::min(ell, prev_d(v.variable) - v.order - 1);
+            any = true;
+        }
+        if (any)
+            for (int k = 0; k <= ell; ++k) root_shifts.push_back(shift(in_.transition->guard, k));
+    }
+    for (ArrayEquation& e : a_.equations) {
+        if (e.kind == ArrayEquation::Kind::Model) {
+            for (const ex& g : root_shifts)
+                if ((e.residual - g).expand().is_zero() || (e.residual + g).expand().is_zero()) e.fact = true;
+        } else {
+            bool only_data = true;
+            for (const ArrayVariable& v : variables_of(e.residual))
+                if (!in_xprev(v)) only_data = false;
+            e.fact = only_data;  // a definition of previous-mode data, e.g. x@1 = x + eps*der(x)
+        }
+        if (e.fact) e.enabled = false;
+    }
+    std::set<ArrayVariable> present;
+    for (const ArrayEquation& e : a_.equations)
+        if (!e.fact)
+            for (const ArrayVariable& v : variables_of(e.residual)) present.insert(v);
+    a_.variables.assign(present.begin(), present.end());
+    for (const ArrayVariable& v : a_.variables) a_.dependent.push_back(!in_xprev(v));
+
+    // Matching: first every enabled equation (Kuhn's augmenting paths over
+    // enabled equations only), then every dependent variable by augmenting
+    // paths that may end at a disabled equation: an augmenting path never
+    // unmatches an equation, so the enabled ones stay covered.
+    std::map<ArrayVariable, int> col_of;
+    for (std::size_t j = 0; j < a_.variables.size(); ++j) col_of[a_.variables[j]] = static_cast<int>(j);
+    const std::size_t ne = a_.equations.size(), nv = a_.variables.size();
+    std::vector<std::vector<int>> adj(ne);
+    for (std::size_t i = 0; i < ne; ++i) {
+        if (a_.equations[i].fact) continue;
+        for (const ArrayVariable& v : variables_of(a_.equations[i].residual)) {
+            int j = col_of.at(v);
+            if (a_.dependent[static_cast<std::size_t>(j)]) adj[i].push_back(j);
+        }
+    }
+    std::vector<int> eq_of(nv, -1), var_of(ne, -1);
+    std::vector<char> seen;
+    std::function<bool(int)> try_eq = [&](int i) -> bool {
+        for (int j : adj[static_cast<std::size_t>(i)]) {
+            if (seen[static_cast<std::size_t>(j)]) continue;
+            seen[static_cast<std::size_t>(j)] = 1;
+            if (eq_of[static_cast<std::size_t>(j)] < 0 || try_eq(eq_of[static_cast<std::size_t>(j)])) {
+                eq_of[static_cast<std::size_t>(j)] = i;
+                var_of[static_cast<std::size_t>(i)] = j;
+                return true;
+            }
+        }
+        return false;
+    };
+    a_.matched = true;
+    for (std::size_t i = 0; i < ne; ++i) {
+        if (!a_.equations[i].enabled) continue;
+        seen.assign(nv, 0);
+        if (!try_eq(static_cast<int>(i))) {
+            a_.matched = false;
+            a_.why_not_matched = fmt::format("the enabled equation {} cannot be matched to a dependent variable",
+                                             a_.equations[i].name);
+            break;
+        }
+    }
+    // Augmenting paths from a free dependent variable: variable -> an equation
+    // containing it -> that equation's variable -> ... -> a free equation.
+    for (std::size_t j = 0; a_.matched && j < nv; ++j) {
+        if (!a_.dependent[j] || eq_of[j] >= 0) continue;
+        std::vector<int> from_eq(ne, -2);  // BFS tree over equations: previous variable
+        std::vector<int> queue{static_cast<int>(j)};
+        int free_eq = -1;
+        std::vector<char> vseen(nv, 0);
+        vseen[j] = 1;
+        for (std::size_t q = 0; q < queue.size() && free_eq < 0; ++q) {
+            int v = queue[q];
+            for (std::size_t i = 0; i < ne && free_eq < 0; ++i) {
+                if (a_.equations[i].fact || from_eq[i] != -2) continue;
+                if (std::find(adj[i].begin(), adj[i].end(), v) == adj[i].end()) continue;
+                from_eq[i] = v;
+                if (var_of[i] < 0)
+                    free_eq = static_cast<int>(i);
+                else if (!vseen[static_cast<std::size_t>(var_of[i])]) {
+                    vseen[static_cast<std::size_t>(var_of[i])] = 1;
+                    queue.push_back(var_of[i]);
+                }
+            }
+        }
+        if (free_eq < 0) {
+            a_.matched = false;
+            a_.why_not_matched = fmt::format("the dependent variable {} has no equation left to determine it",
+                                             var_text(flat_, a_.variables[j]));
+            break;
+        }
+        for (int i = free_eq; i >= 0;) {
+            int v = from_eq[static_cast<std::size_t>(i)];
+            int previous_eq = eq_of[static_cast<std::size_t>(v)];
+            eq_of[static_cast<std::size_t>(v)] = i;
+            var_of[static_cast<std::size_t>(i)] = v;
+            i = previous_eq;
+        }
+    }
+    if (a_.matched)
+        for (std::size_t i = 0; i < ne; ++i)
+            if (var_of[i] >= 0) a_.matching[static_cast<int>(i)] = var_of[i];
+}
+
+}  // namespace
+
+const GiNaC::symbol& ModeChangeArray::symbol(const ArrayVariable& v) const { return symbols.at(v); }
+
+ModeChangeArray build_mode_change_array(const ArrayInput& in, int height) {
+    MODEAUDIT_ASSERT(in.flat && in.previous && in.previous_structure && in.next && in.next_structure && in.transition,
+                     "incomplete input to the mode-change array");
+    MODEAUDIT_ASSERT(in.next_structure->sigma.well_posed && in.previous_structure->sigma.well_posed,
+                     "mode-change array of a mode without Sigma-method offsets");
+    ModeChangeArray a;
+    Builder(in, a).run(height);
+    return a;
+}
+
+}  // namespace modeaudit

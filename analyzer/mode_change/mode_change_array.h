@@ -1,0 +1,83 @@
+// Mode-change arrays (seed 001, section 5; paper notes sections 4.1-4.7).
+//
+// Part of the mode_change stage, which is NOT wired into the pipeline yet:
+// this file builds the array of one transition and its matching; the
+// rescaling offsets (Z3), Procedure 1 and the restart verdicts are still to
+// come (issue "Mode changes"). Until then the pipeline's mode_change stage
+// reports "not implemented yet".
+//
+// For a transition from mode P to mode N at height K, the array holds the
+// completed new-mode equations f^(j), 0 <= j <= c_f, snapshot at instants
+// 0..K (variables v^(m)@k), closed by chain Euler identities
+// x = eps^-n * sum_i (-1)^i C(n,i) z@(-i) between variables of the same base
+// variable and total degree m + k. Variables the previous mode fixes
+// (Xprev: v^(m)@k with m + k < d^-_v) are data; shifts of the guard
+// (root facts, Lemma 3) and Euler identities among data only are facts and
+// are removed. Tail equations (instant K), Euler identities and equations
+// common to both modes are enabled, the others disabled. A matching must
+// cover every enabled equation and every dependent variable.
+#pragma once
+
+#include <ginac/ginac.h>
+
+#include <map>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "flatten/flat_model.h"
+#include "modes/modes.h"
+#include "structure/structure.h"
+
+namespace modeaudit {
+
+struct ArrayVariable {
+    int variable = -1;  // flat variable index (an unknown of the new mode)
+    int order = 0;      // derivative order m
+    int instant = 0;    // k: the variable at t* + k*eps
+    bool operator<(const ArrayVariable& o) const {
+        return std::tie(variable, order, instant) < std::tie(o.variable, o.order, o.instant);
+    }
+    bool operator==(const ArrayVariable& o) const = default;
+};
+
+struct ArrayEquation {
+    enum class Kind { Model, Euler } kind = Kind::Model;
+    std::string name;     // "e3", "e5''@1", "E[der(vx)@0 -> vx@1]"
+    GiNaC::ex residual;
+    int row = -1;         // Model: new-mode row (index into Mode::equations)
+    int order = 0;        // Model: j, how often the row is differentiated
+    int instant = 0;      // Model: k
+    bool fact = false;    // removed: a root fact or a definition of previous-mode data
+    bool enabled = false;
+};
+
+struct ModeChangeArray {
+    int height = 0;                          // K (one height for the whole array)
+    std::vector<ArrayEquation> equations;    // model copies then Euler identities, facts included (marked)
+    std::vector<ArrayVariable> variables;    // every array variable, sorted
+    std::vector<bool> dependent;             // parallel to variables: not fixed by the previous mode
+    // A matching covering every enabled equation and every dependent
+    // variable: equation index -> variable index; empty when none exists.
+    std::map<int, int> matching;
+    bool matched = false;
+    std::string why_not_matched;             // which enabled equation or dependent variable is left over
+    GiNaC::symbol eps{"eps"};
+
+    const GiNaC::symbol& symbol(const ArrayVariable& v) const;
+    std::map<ArrayVariable, GiNaC::symbol> symbols;  // instant-0 ones are the flat model's own symbols
+};
+
+struct ArrayInput {
+    const FlatModel* flat = nullptr;
+    const Mode* previous = nullptr;
+    const ModeStructure* previous_structure = nullptr;
+    const Mode* next = nullptr;
+    const ModeStructure* next_structure = nullptr;
+    const Transition* transition = nullptr;
+};
+
+ModeChangeArray build_mode_change_array(const ArrayInput& in, int height);
+
+}  // namespace modeaudit

@@ -1,0 +1,91 @@
+// The mode-change array of the cup-and-ball capture (seed 001, section 2;
+// paper notes 6.2-6.3), written in second-order form as in the paper, must
+// have the sets the reconstruction gives (the sympy prototype in
+// ../shared/reference/mode_change_prototype/cup.py prints the same):
+//   K = 0: k1 is a fact; e1, e2, k1', k1'' enabled; no matching covers them;
+//   K = 1: facts k1, k1@1 and the definitions x@1 = x + eps*der(x) (same
+//   for y); k1', k1'' disabled; 8 dependent variables; a matching exists.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "mode_change/mode_change_array.h"
+#include "support/front_end.h"
+
+namespace modeaudit {
+namespace {
+
+const char* kCupSecondOrder = R"(
+model CupSecondOrder
+  parameter Real L = 1, g = 9.81;
+  Real x(start = 0.4), y(start = -0.74905), lambda;
+  Boolean taut(start = false);
+equation
+  der(der(x)) + lambda*x = 0;
+  der(der(y)) + lambda*y + g = 0;
+  if taut then x^2 + y^2 = L^2; else lambda = 0; end if;
+  when x^2 + y^2 >= L^2 then taut = true; end when;
+end CupSecondOrder;)";
+
+struct Fixture {
+    testing::FrontEnd fe{kCupSecondOrder, "structure"};
+    ArrayInput input() const {
+        ArrayInput in;
+        in.flat = &fe.flat();
+        in.previous = &fe.modes().modes[0];
+        in.previous_structure = &fe.state.structure->modes[0];
+        in.next = &fe.modes().modes[1];
+        in.next_structure = &fe.state.structure->modes[1];
+        in.transition = &fe.modes().transitions.at(0);
+        return in;
+    }
+};
+
+std::set<std::string> names(const ModeChangeArray& a, bool fact, bool enabled) {
+    std::set<std::string> out;
+    for (const ArrayEquation& e : a.equations)
+        if (e.fact == fact && (fact || e.enabled == enabled)) out.insert(e.name);
+    return out;
+}
+
+TEST(ModeChangeArray, CupAndBallHeightZeroHasNoMatching) {
+    Fixture f;
+    ASSERT_TRUE(f.fe.state.structure) << f.fe.diagnostics();
+    ASSERT_EQ(f.fe.modes().modes[1].id, "taut=true");
+    ModeChangeArray a = build_mode_change_array(f.input(), 0);
+    // rows: e1 = der(x,2) + lambda*x, e2 = ..., e3 = x^2 + y^2 - 1 (k1)
+    EXPECT_EQ(names(a, true, false), (std::set<std::string>{"e3"}));
+    EXPECT_EQ(names(a, false, true), (std::set<std::string>{"e1", "e2", "e3'", "e3''"}));
+    EXPECT_FALSE(a.matched);
+    EXPECT_NE(a.why_not_matched.find("cannot be matched"), std::string::npos) << a.why_not_matched;
+}
+
+TEST(ModeChangeArray, CupAndBallHeightOneMatchesLikeThePaper) {
+    Fixture f;
+    ModeChangeArray a = build_mode_change_array(f.input(), 1);
+    EXPECT_EQ(names(a, true, false),
+              (std::set<std::string>{"e3", "e3@1", "E[der(x) -> x@1]", "E[der(y) -> y@1]"}));
+    EXPECT_EQ(names(a, false, false), (std::set<std::string>{"e3'", "e3''"}));
+    EXPECT_EQ(names(a, false, true),
+              (std::set<std::string>{"e1", "e1@1", "e2", "e2@1", "e3'@1", "e3''@1", "E[der(x,2) -> der(x)@1]",
+                                     "E[der(y,2) -> der(y)@1]"}));
+    std::set<std::string> dependent;
+    for (std::size_t j = 0; j < a.variables.size(); ++j)
+        if (a.dependent[j]) dependent.insert(a.symbol(a.variables[j]).get_name());
+    EXPECT_EQ(dependent, (std::set<std::string>{"lambda", "lambda@1", "der(x)@1", "der(x,2)", "der(x,2)@1",
+                                                "der(y)@1", "der(y,2)", "der(y,2)@1"}));
+    ASSERT_TRUE(a.matched) << a.why_not_matched;
+    // Every enabled equation and every dependent variable is matched, once.
+    std::set<int> vars;
+    for (const auto& [e, v] : a.matching) {
+        EXPECT_FALSE(a.equations[static_cast<std::size_t>(e)].fact);
+        EXPECT_TRUE(a.dependent[static_cast<std::size_t>(v)]);
+        EXPECT_TRUE(vars.insert(v).second);
+    }
+    for (std::size_t i = 0; i < a.equations.size(); ++i)
+        if (a.equations[i].enabled) EXPECT_TRUE(a.matching.count(static_cast<int>(i))) << a.equations[i].name;
+    EXPECT_EQ(vars.size(), dependent.size());
+}
+
+}  // namespace
+}  // namespace modeaudit
