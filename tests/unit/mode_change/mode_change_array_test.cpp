@@ -10,6 +10,8 @@
 #include <set>
 
 #include "mode_change/mode_change_array.h"
+#include "rescaling/rescaling.h"
+#include "restart/restart.h"
 #include "support/front_end.h"
 
 namespace modeaudit {
@@ -85,6 +87,63 @@ TEST(ModeChangeArray, CupAndBallHeightOneMatchesLikeThePaper) {
     for (std::size_t i = 0; i < a.equations.size(); ++i)
         if (a.equations[i].enabled) EXPECT_TRUE(a.matching.count(static_cast<int>(i))) << a.equations[i].name;
     EXPECT_EQ(vars.size(), dependent.size());
+}
+
+}  // namespace
+}  // namespace modeaudit
+
+namespace modeaudit {
+namespace {
+
+// Restart variables of the new mode at the tail: v^(m)@K with m < d_v.
+std::vector<int> restart_variables(const Fixture& f, const ModeChangeArray& a) {
+    std::vector<int> out;
+    const Mode& next = f.fe.modes().modes[1];
+    const ModeStructure& ns = f.fe.state.structure->modes[1];
+    for (std::size_t j = 0; j < a.variables.size(); ++j) {
+        const ArrayVariable& v = a.variables[j];
+        if (!a.dependent[j] || v.instant != a.height) continue;
+        for (std::size_t c = 0; c < next.unknowns.size(); ++c)
+            if (next.unknowns[c] == v.variable && v.order < ns.sigma.d[c]) out.push_back(static_cast<int>(j));
+    }
+    return out;
+}
+
+TEST(Rescaling, CupAndBallOffsetsAreOneOnTheAccelerationsAndLambda) {
+    Fixture f;
+    ModeChangeArray a = build_mode_change_array(f.input(), 1);
+    ASSERT_TRUE(a.matched);
+    RescalingResult r = solve_rescaling(a, restart_variables(f, a));
+    ASSERT_TRUE(r.solved) << (r.core.empty() ? "" : r.core[0]);
+    EXPECT_FALSE(r.recheck_failure.has_value()) << r.recheck_failure.value_or("");
+    std::map<std::string, int> impulsive;
+    for (std::size_t j = 0; j < a.variables.size(); ++j)
+        if (r.mu[j] > 0) impulsive[a.symbol(a.variables[j]).get_name()] = r.mu[j];
+    EXPECT_EQ(impulsive, (std::map<std::string, int>{{"der(x,2)", 1}, {"der(y,2)", 1}, {"lambda", 1}}));
+    // Our own check rejects a perturbed answer.
+    RescalingResult bad = r;
+    for (std::size_t j = 0; j < a.variables.size(); ++j)
+        if (a.symbol(a.variables[j]).get_name() == "lambda") bad.mu[j] = 0;
+    EXPECT_TRUE(check_rescaling(a, restart_variables(f, a), bad).has_value());
+}
+
+TEST(Restart, CupAndBallCaptureGivesTheSeedNumbers) {
+    Fixture f;
+    ModeChangeArray a = build_mode_change_array(f.input(), 1);
+    RescalingResult r = solve_rescaling(a, restart_variables(f, a));
+    ASSERT_TRUE(r.solved);
+    RestartSystem s = procedure1(f.input(), a, r);
+    EXPECT_TRUE(s.rule1) << s.rule1_note;
+    EXPECT_EQ(s.impulse_orders.at("lambda"), 1);
+    // Seed 000, section 5.2: q- = (0.6, -0.8), v- = (2, -1).
+    RestartSolution sol = solve_restart(f.fe.flat(), s, {{"x", 0.6}, {"y", -0.8}, {"der(x)", 2.0}, {"der(y)", -1.0}});
+    ASSERT_TRUE(sol.solved) << sol.message;
+    EXPECT_NEAR(sol.values.at("der(x)+"), 0.8, 1e-12);
+    EXPECT_NEAR(sol.values.at("der(y)+"), 0.6, 1e-12);
+    EXPECT_NEAR(sol.values.at("lambda_r"), 2.0, 1e-12);   // alpha = q-.v-/L^2
+    EXPECT_NEAR(sol.values.at("lambda@1"), 8.848, 1e-12);  // lambda+ = (v+.v+ - g y)/L^2
+    // Angular momentum x*vy - y*vx = 1 before and after.
+    EXPECT_NEAR(0.6 * sol.values.at("der(y)+") + 0.8 * sol.values.at("der(x)+"), 1.0, 1e-12);
 }
 
 }  // namespace

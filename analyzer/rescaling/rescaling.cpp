@@ -1,0 +1,194 @@
+#include "rescaling/rescaling.h"
+
+#include <fmt/format.h>
+#include <z3++.h>
+
+#include <algorithm>
+#include <set>
+
+#include "common/internal_error.h"
+
+namespace modeaudit {
+
+namespace {
+
+std::map<std::string, int> index_by_name(const ModeChangeArray& a) {
+    std::map<std::string, int> m;
+    for (std::size_t j = 0; j < a.variables.size(); ++j) m[a.symbol(a.variables[j]).get_name()] = static_cast<int>(j);
+    return m;
+}
+
+void collect_atoms(const GiNaC::ex& e, const std::map<std::string, int>& idx, std::vector<int>& atoms) {
+    for (GiNaC::const_preorder_iterator it = e.preorder_begin(); it != e.preorder_end(); ++it)
+        if (GiNaC::is_a<GiNaC::symbol>(*it))
+            if (auto f = idx.find(GiNaC::ex_to<GiNaC::symbol>(*it).get_name()); f != idx.end()) atoms.push_back(f->second);
+}
+
+long value(const Monomial& m, const std::vector<int>& mu) {
+    long v = m.eps_power;
+    for (const auto& [j, p] : m.powers) v += static_cast<long>(p) * mu[static_cast<std::size_t>(j)];
+    return v;
+}
+
+}  // namespace
+
+std::vector<Monomial> monomials_of(const ModeChangeArray& a, const GiNaC::ex& residual, std::vector<int>& atoms) {
+    const auto idx = index_by_name(a);
+    GiNaC::ex e = residual.expand();
+    std::vector<GiNaC::ex> terms;
+    if (GiNaC::is_a<GiNaC::add>(e))
+        for (std::size_t i = 0; i < e.nops(); ++i) terms.push_back(e.op(i));
+    else
+        terms.push_back(e);
+    std::vector<Monomial> out;
+    for (const GiNaC::ex& t : terms) {
+        std::vector<GiNaC::ex> factors;
+        if (GiNaC::is_a<GiNaC::mul>(t))
+            for (std::size_t i = 0; i < t.nops(); ++i) factors.push_back(t.op(i));
+        else
+            factors.push_back(t);
+        Monomial m;
+        for (const GiNaC::ex& f : factors) {
+            GiNaC::ex base = f, exponent = 1;
+            if (GiNaC::is_a<GiNaC::power>(f)) base = f.op(0), exponent = f.op(1);
+            if (GiNaC::is_a<GiNaC::numeric>(base)) continue;
+            bool integer_power = GiNaC::is_a<GiNaC::numeric>(exponent) && GiNaC::ex_to<GiNaC::numeric>(exponent).is_integer();
+            if (GiNaC::is_a<GiNaC::symbol>(base) && base.is_equal(a.eps) && integer_power) {
+                m.eps_power -= GiNaC::ex_to<GiNaC::numeric>(exponent).to_int();
+                continue;
+            }
+            if (GiNaC::is_a<GiNaC::symbol>(base)) {
+                auto it = idx.find(GiNaC::ex_to<GiNaC::symbol>(base).get_name());
+                if (it == idx.end()) continue;  // a parameter, a left limit: a constant
+                if (integer_power && GiNaC::ex_to<GiNaC::numeric>(exponent).is_positive()) {
+                    m.powers[it->second] += GiNaC::ex_to<GiNaC::numeric>(exponent).to_int();
+                    continue;
+                }
+            }
+            collect_atoms(f, idx, atoms);  // non-polynomial: its variables must stay finite
+        }
+        out.push_back(m);
+    }
+    std::sort(atoms.begin(), atoms.end());
+    atoms.erase(std::unique(atoms.begin(), atoms.end()), atoms.end());
+    return out;
+}
+
+RescalingResult solve_rescaling(const ModeChangeArray& a, const std::vector<int>& restart_variables) {
+    RescalingResult r;
+    MODEAUDIT_ASSERT(a.matched, "rescaling of an array without a matching");
+    z3::context ctx;
+    std::vector<z3::expr> mu;
+    for (std::size_t j = 0; j < a.variables.size(); ++j)
+        mu.push_back(ctx.int_const(fmt::format("mu[{}]", a.symbol(a.variables[j]).get_name()).c_str()));
+    // Named constraints: (name, formula).
+    std::vector<std::pair<std::string, z3::expr>> named;
+    for (std::size_t j = 0; j < a.variables.size(); ++j) {
+        const std::string& v = a.symbol(a.variables[j]).get_name();
+        named.emplace_back(fmt::format("offsets are natural numbers: {}", v), mu[j] >= 0);
+        if (!a.dependent[j]) named.emplace_back(fmt::format("previous-mode data are finite: {}", v), mu[j] == 0);
+    }
+    for (int j : restart_variables)
+        named.emplace_back(fmt::format("goodness (124): the restart variable {} is not impulsive",
+                                       a.symbol(a.variables[static_cast<std::size_t>(j)]).get_name()),
+                           mu[static_cast<std::size_t>(j)] == 0);
+    auto val = [&](const Monomial& m) {
+        z3::expr v = ctx.int_val(m.eps_power);
+        for (const auto& [j, p] : m.powers) v = v + p * mu[static_cast<std::size_t>(j)];
+        return v;
+    };
+    for (const auto& [ei, xj] : a.matching) {
+        const ArrayEquation& eq = a.equations[static_cast<std::size_t>(ei)];
+        std::vector<int> atoms;
+        std::vector<Monomial> mons = monomials_of(a, eq.residual, atoms);
+        for (int j : atoms)
+            named.emplace_back(fmt::format("nonlinear in {}: {} must not be impulsive", eq.name,
+                                           a.symbol(a.variables[static_cast<std::size_t>(j)]).get_name()),
+                               mu[static_cast<std::size_t>(j)] == 0);
+        std::vector<const Monomial*> with, without;
+        for (const Monomial& m : mons) (m.powers.count(xj) ? with : without).push_back(&m);
+        const std::string x = a.symbol(a.variables[static_cast<std::size_t>(xj)]).get_name();
+        if (with.empty()) {
+            named.emplace_back(fmt::format("{} matched to {} does not contain it", eq.name, x), ctx.bool_val(false));
+            continue;
+        }
+        for (const Monomial* o : without) {
+            z3::expr_vector alternatives(ctx);
+            for (const Monomial* w : with) alternatives.push_back(val(*w) >= val(*o));
+            named.emplace_back(fmt::format("in {}, the terms of the matched {} dominate", eq.name, x),
+                               z3::mk_or(alternatives));
+        }
+    }
+    // Satisfiability with tracked assertions, for an unsat core by name.
+    z3::solver solver(ctx);
+    std::vector<z3::expr> trackers;
+    for (std::size_t k = 0; k < named.size(); ++k) {
+        z3::expr t = ctx.bool_const(fmt::format("c{}", k).c_str());
+        solver.add(z3::implies(t, named[k].second));
+        trackers.push_back(t);
+    }
+    z3::expr_vector assumptions(ctx);
+    for (const z3::expr& t : trackers) assumptions.push_back(t);
+    if (solver.check(assumptions) != z3::sat) {
+        z3::expr_vector core = solver.unsat_core();
+        std::set<std::string> seen;
+        for (unsigned i = 0; i < core.size(); ++i) {
+            std::string n = core[i].decl().name().str();
+            std::size_t k = std::stoul(n.substr(1));
+            if (seen.insert(named[k].first).second) r.core.push_back(named[k].first);
+        }
+        std::sort(r.core.begin(), r.core.end());
+        for (const std::string& c : r.core)
+            if (c.rfind("nonlinear in", 0) == 0) r.nonlinear = c;
+        return r;
+    }
+    // The least offsets: minimise their sum.
+    z3::optimize opt(ctx);
+    for (const auto& [name, f] : named) opt.add(f);
+    z3::expr total = ctx.int_val(0);
+    for (const z3::expr& m : mu) total = total + m;
+    opt.minimize(total);
+    MODEAUDIT_ASSERT(opt.check() == z3::sat, "Z3: satisfiable constraints became unsatisfiable under minimisation");
+    z3::model model = opt.get_model();
+    for (const z3::expr& m : mu) r.mu.push_back(model.eval(m, true).get_numeral_int());
+    for (const auto& [ei, xj] : a.matching) {
+        std::vector<int> atoms;
+        long best = -1000000;
+        for (const Monomial& m : monomials_of(a, a.equations[static_cast<std::size_t>(ei)].residual, atoms))
+            best = std::max(best, value(m, r.mu));
+        r.mu_equation[ei] = static_cast<int>(best);
+        (void)xj;
+    }
+    r.solved = true;
+    r.recheck_failure = check_rescaling(a, restart_variables, r);
+    return r;
+}
+
+std::optional<std::string> check_rescaling(const ModeChangeArray& a, const std::vector<int>& restart_variables,
+                                           const RescalingResult& r) {
+    if (r.mu.size() != a.variables.size()) return "wrong number of offsets";
+    for (std::size_t j = 0; j < a.variables.size(); ++j) {
+        if (r.mu[j] < 0) return fmt::format("negative offset for {}", a.symbol(a.variables[j]).get_name());
+        if (!a.dependent[j] && r.mu[j] != 0)
+            return fmt::format("previous-mode data {} given an offset", a.symbol(a.variables[j]).get_name());
+    }
+    for (int j : restart_variables)
+        if (r.mu[static_cast<std::size_t>(j)] != 0)
+            return fmt::format("restart variable {} impulsive", a.symbol(a.variables[static_cast<std::size_t>(j)]).get_name());
+    for (const auto& [ei, xj] : a.matching) {
+        std::vector<int> atoms;
+        std::vector<Monomial> mons = monomials_of(a, a.equations[static_cast<std::size_t>(ei)].residual, atoms);
+        for (int j : atoms)
+            if (r.mu[static_cast<std::size_t>(j)] != 0) return "an impulsive variable inside a non-polynomial term";
+        long with = -1000000, without = -1000000;
+        for (const Monomial& m : mons) {
+            long v = value(m, r.mu);
+            (m.powers.count(xj) ? with : without) = std::max(m.powers.count(xj) ? with : without, v);
+        }
+        if (with < without)
+            return fmt::format("in {} the matched variable's terms do not dominate", a.equations[static_cast<std::size_t>(ei)].name);
+    }
+    return std::nullopt;
+}
+
+}  // namespace modeaudit

@@ -1,0 +1,152 @@
+#include "restart/restart.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <set>
+
+#include "common/internal_error.h"
+#include "flatten/expression_builder.h"
+#include "structure/dulmage_mendelsohn.h"
+#include "structure/numeric.h"
+
+namespace modeaudit {
+
+namespace {
+
+constexpr auto kSubs = GiNaC::subs_options::no_pattern | GiNaC::subs_options::pattern_is_not_product;
+
+std::string base_name(const FlatModel& flat, const ArrayVariable& v) {
+    const std::string& n = flat.variables[static_cast<std::size_t>(v.variable)].name;
+    return v.order == 0 ? n : v.order == 1 ? "der(" + n + ")" : fmt::format("der({},{})", n, v.order);
+}
+
+int next_d(const ArrayInput& in, int variable) {
+    for (std::size_t j = 0; j < in.next->unknowns.size(); ++j)
+        if (in.next->unknowns[j] == variable) return in.next_structure->sigma.d[j];
+    return 0;
+}
+
+// Keeps the eps-free part of an expanded expression; a negative power of
+// eps left over means the offsets were wrong (a bug, not a model problem).
+GiNaC::ex at_eps_zero(const GiNaC::ex& e, const GiNaC::symbol& eps) {
+    GiNaC::ex x = e.expand();
+    std::vector<GiNaC::ex> terms;
+    if (GiNaC::is_a<GiNaC::add>(x))
+        for (std::size_t i = 0; i < x.nops(); ++i) terms.push_back(x.op(i));
+    else
+        terms.push_back(x);
+    GiNaC::ex out = 0;
+    for (const GiNaC::ex& t : terms) {
+        int lo = t.ldegree(eps), hi = t.degree(eps);
+        MODEAUDIT_ASSERT(lo >= 0, "a negative power of eps survives rescaling");
+        if (hi == 0) out += t;
+    }
+    return out;
+}
+
+}  // namespace
+
+RestartSystem procedure1(const ArrayInput& in, const ModeChangeArray& a, const RescalingResult& r) {
+    MODEAUDIT_ASSERT(r.solved, "Procedure 1 without rescaling offsets");
+    const FlatModel& flat = *in.flat;
+    RestartSystem s;
+    GiNaC::exmap rescale, rename;
+    std::vector<GiNaC::symbol> restart, auxiliary;
+    for (std::size_t j = 0; j < a.variables.size(); ++j) {
+        const ArrayVariable& v = a.variables[j];
+        const GiNaC::symbol& sym = a.symbol(v);
+        std::string base = base_name(flat, v);
+        if (!a.dependent[j]) {
+            // Data of the previous mode: at eps = 0 every instant gives the left limit.
+            auto it = s.left_limits.find(base);
+            if (it == s.left_limits.end())
+                it = s.left_limits.emplace(base, v.order == 0 ? flat.symbols.pre(v.variable) : GiNaC::symbol("pre(" + base + ")")).first;
+            rename[sym] = it->second;
+            continue;
+        }
+        int mu = r.mu[j];
+        if (mu > 0) {
+            GiNaC::symbol scaled(sym.get_name() + "_r");
+            rescale[sym] = GiNaC::pow(a.eps, -mu) * scaled;
+            s.impulse_orders[sym.get_name()] = mu;
+            auxiliary.push_back(scaled);
+        } else if (v.instant == a.height && v.order < next_d(in, v.variable)) {
+            GiNaC::symbol plus(base + "+");
+            s.restart_values.emplace(base, plus);
+            rename[sym] = plus;
+            restart.push_back(plus);
+        } else {
+            auxiliary.push_back(sym);
+        }
+    }
+    for (const auto& [ei, xj] : a.matching) {
+        const ArrayEquation& eq = a.equations[static_cast<std::size_t>(ei)];
+        GiNaC::ex f = GiNaC::pow(a.eps, r.mu_equation.at(ei)) * eq.residual.subs(rescale, kSubs);
+        GiNaC::ex f0 = at_eps_zero(f, a.eps).subs(rename, kSubs);
+        s.equations.push_back(f0);
+        s.equation_names.push_back(eq.name);
+        (void)xj;
+    }
+    s.unknowns = restart;
+    s.unknowns.insert(s.unknowns.end(), auxiliary.begin(), auxiliary.end());
+    // Rule 1: the eps = 0 system must keep a perfect matching.
+    SignatureMatrix sig;
+    sig.rows = static_cast<int>(s.equations.size());
+    sig.cols = static_cast<int>(s.unknowns.size());
+    sig.entries.resize(s.equations.size());
+    for (std::size_t i = 0; i < s.equations.size(); ++i)
+        for (std::size_t j = 0; j < s.unknowns.size(); ++j)
+            if (s.equations[i].has(s.unknowns[j])) sig.entries[i].push_back({static_cast<int>(j), 0});
+    DulmageMendelsohn dm = dulmage_mendelsohn(sig);
+    s.rule1 = sig.rows == sig.cols && dm.perfect();
+    if (!s.rule1) {
+        std::string lost;
+        for (int j : dm.under_cols) lost += (lost.empty() ? "" : ", ") + s.unknowns[static_cast<std::size_t>(j)].get_name();
+        s.rule1_note = fmt::format("after eps := 0 the restart system is structurally singular{}",
+                                   lost.empty() ? "" : ": " + lost + " lose their determining relation");
+    }
+    return s;
+}
+
+RestartSolution solve_restart(const FlatModel& flat, const RestartSystem& s, const std::map<std::string, double>& left) {
+    RestartSolution out;
+    GiNaC::exmap params;
+    for (const auto& [name, sym] : s.left_limits) {
+        auto it = left.find(name);
+        if (it == left.end()) {
+            out.message = "no left limit given for " + name;
+            return out;
+        }
+        params[sym] = it->second;
+    }
+    std::set<std::string> unknown_names;
+    for (const auto& u : s.unknowns) unknown_names.insert(u.get_name());
+    for (const GiNaC::ex& e : s.equations)
+        for (GiNaC::const_preorder_iterator it = e.preorder_begin(); it != e.preorder_end(); ++it) {
+            if (!GiNaC::is_a<GiNaC::symbol>(*it) || params.count(*it)) continue;
+            const GiNaC::symbol& sym = GiNaC::ex_to<GiNaC::symbol>(*it);
+            if (unknown_names.count(sym.get_name())) continue;
+            auto m = flat.symbols.meaning(sym);
+            if (m && m->role == SymbolTable::Meaning::Role::Variable) {
+                const FlatVariable& v = flat.variables[static_cast<std::size_t>(m->index)];
+                if (v.value) params[sym] = *v.value;
+            }
+            if (m && m->role == SymbolTable::Meaning::Role::Time) params[sym] = 0;
+        }
+    // Restart values start at their left limits, auxiliaries at 0.
+    std::vector<double> x0;
+    for (const auto& u : s.unknowns) {
+        double guess = 0;
+        for (const auto& [base, plus] : s.restart_values)
+            if (plus == u && left.count(base)) guess = left.at(base);
+        x0.push_back(guess);
+    }
+    NewtonResult nr = newton(s.equations, s.unknowns, params, x0);
+    out.solved = nr.converged;
+    out.message = nr.message;
+    for (std::size_t k = 0; k < s.unknowns.size() && k < nr.values.size(); ++k) out.values[s.unknowns[k].get_name()] = nr.values[k];
+    return out;
+}
+
+}  // namespace modeaudit

@@ -1,0 +1,48 @@
+// Procedure 1 of seed 001 (paper notes 5.6): from a matched, rescaled
+// mode-change array to the restart system, and its solution at given left
+// limits. Not wired into the pipeline yet (the transition verdicts and
+// diagnostics of the mode-change issue are still to come).
+//
+// 1. erase the unmatched equations; 2. rescale x -> eps^-mu_x x_r and
+// f -> eps^mu_f f; 3. set eps := 0 and check that the result is still
+// structurally nonsingular (Rule 1); 4. rename: previous-mode data become
+// left limits pre(v), tail state variables become restart values v+, the
+// rest (rescaled impulses x_r, tail leading variables) stay auxiliary.
+#pragma once
+
+#include <ginac/ginac.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "mode_change/mode_change_array.h"
+#include "rescaling/rescaling.h"
+
+namespace modeaudit {
+
+struct RestartSystem {
+    std::vector<GiNaC::ex> equations;            // 0 = each, eps already 0, renamed
+    std::vector<std::string> equation_names;     // the array equation each comes from
+    std::vector<GiNaC::symbol> unknowns;         // restart values first, then auxiliaries
+    std::map<std::string, GiNaC::symbol> restart_values;  // "der(x)" -> der(x)+
+    std::map<std::string, GiNaC::symbol> left_limits;     // "der(x)" -> pre(der(x))
+    std::map<std::string, int> impulse_orders;   // base name of each impulsive variable -> mu
+    bool rule1 = false;                          // structurally nonsingular after eps := 0
+    std::string rule1_note;
+};
+
+RestartSystem procedure1(const ArrayInput& in, const ModeChangeArray& a, const RescalingResult& r);
+
+struct RestartSolution {
+    bool solved = false;
+    std::map<std::string, double> values;  // by unknown name
+    std::string message;
+};
+
+// Solves the restart system with Newton at the given left limits (by name,
+// as in RestartSystem::left_limits) and parameter values of the model.
+RestartSolution solve_restart(const FlatModel& flat, const RestartSystem& s,
+                              const std::map<std::string, double>& left_limits);
+
+}  // namespace modeaudit
