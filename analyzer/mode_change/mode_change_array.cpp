@@ -89,6 +89,7 @@ private:
     const FlatModel& flat_;
     std::map<int, int> unknown_col_;
     std::map<std::string, ArrayVariable> by_name_;
+    std::set<ArrayVariable> data_;  // previous-mode data (see run)
 };
 
 void Builder::run(int K) {
@@ -159,28 +160,66 @@ void Builder::run(int K) {
             }
         }
     }
+    // Previous-mode data. The reconstructed rule (paper notes 4.3) takes
+    // v^(m)@k with m + k < d^-_v; in a first-order formulation (der(x) = vx)
+    // that misses values the previous trajectory also fixes: der(x)@0 = vx@0
+    // by an equation common to both modes, hence x@1 = x@0 + eps*der(x)@0.
+    // So close the data under (a) instant-0 equations common to both modes
+    // that are linear in their one non-data variable, and (b) Euler
+    // identities with one non-data variable. For second-order models this
+    // adds nothing (tests/unit/mode_change).
+    std::set<ArrayVariable> present_all;
+    for (const ArrayEquation& e : a_.equations)
+        for (const ArrayVariable& v : variables_of(e.residual)) present_all.insert(v);
+    for (const ArrayVariable& v : present_all)
+        if (in_xprev(v)) data_.insert(v);
+    std::set<std::size_t> defining;  // equations that define data: facts, like x@1 = x + eps*der(x)
+    for (bool grew = true; grew;) {
+        grew = false;
+        for (std::size_t ei = 0; ei < a_.equations.size(); ++ei) {
+            const ArrayEquation& e = a_.equations[ei];
+            bool usable = e.kind == ArrayEquation::Kind::Euler ||
+                          (e.instant == 0 && common[static_cast<std::size_t>(e.row)]);
+            if (!usable) continue;
+            std::vector<ArrayVariable> open;
+            for (const ArrayVariable& v : variables_of(e.residual))
+                if (!data_.count(v)) open.push_back(v);
+            if (open.size() != 1) continue;
+            const GiNaC::symbol& z = sym(open[0]);
+            GiNaC::ex r = e.residual.expand();
+            if (r.degree(z) != 1 || r.ldegree(z) != 0) continue;
+            data_.insert(open[0]);
+            defining.insert(ei);
+            grew = true;
+        }
+    }
     // Facts. Root facts: shifts g@k, k <= l, of a state event's guard, where
-    // l is the largest shift whose variables the previous mode still fixes
+    // l is the largest shift whose variables are all previous-mode data
     // (Lemma 3). A time event implies nothing.
     std::vector<ex> root_shifts;
     if (in_.transition->trigger == Transition::Trigger::State) {
-        int ell = 1000;
-        bool any = false;
-        for (const ArrayVariable& v : variables_of(in_.transition->guard)) {
-            ell = std::min(ell, prev_d(v.variable) - v.order - 1);
-            any = true;
+        std::vector<ArrayVariable> gvars = variables_of(in_.transition->guard);
+        for (int k = 0; !gvars.empty() && k <= K; ++k) {
+            bool all_data = true;
+            for (const ArrayVariable& v : gvars)
+                if (!data_.count({v.variable, v.order, v.instant + k})) all_data = false;
+            if (!all_data) break;
+            root_shifts.push_back(shift(in_.transition->guard, k));
         }
-        if (any)
-            for (int k = 0; k <= ell; ++k) root_shifts.push_back(shift(in_.transition->guard, k));
     }
+    for (std::size_t ei : defining) a_.equations[ei].fact = true;
     for (ArrayEquation& e : a_.equations) {
+        if (e.fact) {
+            e.enabled = false;
+            continue;
+        }
         if (e.kind == ArrayEquation::Kind::Model) {
             for (const ex& g : root_shifts)
                 if ((e.residual - g).expand().is_zero() || (e.residual + g).expand().is_zero()) e.fact = true;
         } else {
             bool only_data = true;
             for (const ArrayVariable& v : variables_of(e.residual))
-                if (!in_xprev(v)) only_data = false;
+                if (!data_.count(v)) only_data = false;
             e.fact = only_data;  // a definition of previous-mode data, e.g. x@1 = x + eps*der(x)
         }
         if (e.fact) e.enabled = false;
@@ -190,7 +229,7 @@ void Builder::run(int K) {
         if (!e.fact)
             for (const ArrayVariable& v : variables_of(e.residual)) present.insert(v);
     a_.variables.assign(present.begin(), present.end());
-    for (const ArrayVariable& v : a_.variables) a_.dependent.push_back(!in_xprev(v));
+    for (const ArrayVariable& v : a_.variables) a_.dependent.push_back(!data_.count(v));
 
     // Matching: first every enabled equation (Kuhn's augmenting paths over
     // enabled equations only), then every dependent variable by augmenting

@@ -11,6 +11,7 @@
 
 #include "mode_change/mode_change_array.h"
 #include "rescaling/rescaling.h"
+#include "mode_change/normalize.h"
 #include "restart/restart.h"
 #include "support/front_end.h"
 
@@ -144,6 +145,59 @@ TEST(Restart, CupAndBallCaptureGivesTheSeedNumbers) {
     EXPECT_NEAR(sol.values.at("lambda@1"), 8.848, 1e-12);  // lambda+ = (v+.v+ - g y)/L^2
     // Angular momentum x*vy - y*vx = 1 before and after.
     EXPECT_NEAR(0.6 * sol.values.at("der(y)+") + 0.8 * sol.values.at("der(x)+"), 1.0, 1e-12);
+}
+
+}  // namespace
+}  // namespace modeaudit
+
+namespace modeaudit {
+namespace {
+
+// The corpus model is in first-order form (der(x) = vx): the same capture.
+TEST(Restart, FirstOrderCupAndBallFromTheCorpusGivesTheSeedNumbers) {
+    auto fe = testing::FrontEnd::from_file(std::string(MODEAUDIT_SOURCE_DIR) + "/corpus/good/cup_and_ball.mo", "structure");
+    ASSERT_TRUE(fe->state.structure) << fe->diagnostics();
+    // der(x) = vx, der(y) = vy hold in both modes: normalized to second order.
+    NormalizedTransition nt = normalize_first_order(fe->flat(), fe->modes().modes[0], fe->modes().modes[1]);
+    ASSERT_EQ(nt.velocity_of.size(), 2u);
+    EXPECT_EQ(nt.velocity_of.at(fe->flat().find_variable("vx")), fe->flat().find_variable("x"));
+    EXPECT_EQ(nt.next_structure.sigma.index, 3);
+    ArrayInput in;
+    in.flat = &fe->flat();
+    in.previous = &nt.previous;
+    in.previous_structure = &nt.previous_structure;
+    in.next = &nt.next;
+    in.next_structure = &nt.next_structure;
+    in.transition = &fe->modes().transitions.at(0);
+    ModeChangeArray a0 = build_mode_change_array(in, 0);
+    EXPECT_FALSE(a0.matched);
+    ModeChangeArray a = build_mode_change_array(in, 1);
+    ASSERT_TRUE(a.matched) << a.why_not_matched;
+    std::vector<int> restart;
+    for (std::size_t j = 0; j < a.variables.size(); ++j) {
+        const ArrayVariable& v = a.variables[j];
+        if (!a.dependent[j] || v.instant != a.height) continue;
+        for (std::size_t c = 0; c < in.next->unknowns.size(); ++c)
+            if (in.next->unknowns[c] == v.variable && v.order < in.next_structure->sigma.d[c])
+                restart.push_back(static_cast<int>(j));
+    }
+    RescalingResult r = solve_rescaling(a, restart);
+    ASSERT_TRUE(r.solved) << (r.core.empty() ? "" : r.core[0]);
+    EXPECT_FALSE(r.recheck_failure.has_value());
+    RestartSystem s = procedure1(in, a, r);
+    EXPECT_TRUE(s.rule1) << s.rule1_note;
+    ASSERT_TRUE(s.impulse_orders.count("lambda"));
+    EXPECT_EQ(s.impulse_orders.at("lambda"), 1);
+    // vx- = der(x)- = 2, vy- = der(y)- = -1.
+    std::map<std::string, double> left{{"x", 0.6}, {"y", -0.8}, {"der(x)", 2.0}, {"der(y)", -1.0}};
+    RestartSolution sol = solve_restart(fe->flat(), s, left);
+    ASSERT_TRUE(sol.solved) << sol.message;
+    for (const char* n : {"der(x)+", "der(y)+", "lambda_r"}) ASSERT_TRUE(sol.values.count(n)) << n;
+    // Positions are previous-mode data at the tail (x@1 = x + eps*der(x)): q+ = q-.
+    EXPECT_FALSE(sol.values.count("x+"));
+    EXPECT_NEAR(sol.values.at("der(x)+"), 0.8, 1e-12);  // vx+
+    EXPECT_NEAR(sol.values.at("der(y)+"), 0.6, 1e-12);  // vy+
+    EXPECT_NEAR(sol.values.at("lambda_r"), 2.0, 1e-12);
 }
 
 }  // namespace

@@ -1,0 +1,81 @@
+#include "mode_change/normalize.h"
+
+#include <algorithm>
+
+namespace modeaudit {
+
+namespace {
+
+constexpr auto kSubs = GiNaC::subs_options::no_pattern | GiNaC::subs_options::pattern_is_not_product;
+
+// residual = +-(der(x) - v) with x, v continuous unknowns: returns (v, x).
+std::optional<std::pair<int, int>> velocity_alias(const FlatModel& flat, const GiNaC::ex& residual,
+                                                  const std::vector<int>& unknowns) {
+    GiNaC::ex r = residual.expand();
+    if (!GiNaC::is_a<GiNaC::add>(r) || r.nops() != 2) return std::nullopt;
+    int der_of = -1, var = -1, sign_der = 0, sign_var = 0;
+    for (std::size_t i = 0; i < 2; ++i) {
+        GiNaC::ex t = r.op(i), c = 1;
+        if (GiNaC::is_a<GiNaC::mul>(t) && t.nops() == 2 && GiNaC::is_a<GiNaC::numeric>(t.op(1))) c = t.op(1), t = t.op(0);
+        if (!GiNaC::is_a<GiNaC::symbol>(t) || !(c.is_equal(1) || c.is_equal(-1))) return std::nullopt;
+        auto m = flat.symbols.meaning(GiNaC::ex_to<GiNaC::symbol>(t));
+        if (!m) return std::nullopt;
+        int sign = c.is_equal(1) ? 1 : -1;
+        if (m->role == SymbolTable::Meaning::Role::Derivative && m->order == 1)
+            der_of = m->index, sign_der = sign;
+        else if (m->role == SymbolTable::Meaning::Role::Variable)
+            var = m->index, sign_var = sign;
+    }
+    if (der_of < 0 || var < 0 || der_of == var || sign_der == sign_var) return std::nullopt;
+    auto known = [&](int v) { return std::find(unknowns.begin(), unknowns.end(), v) != unknowns.end(); };
+    if (!known(der_of) || !known(var)) return std::nullopt;
+    return std::make_pair(var, der_of);
+}
+
+Mode apply(const FlatModel& flat, const Mode& m, const GiNaC::exmap& map, const std::vector<int>& drop_equations,
+           const std::map<int, int>& velocity_of) {
+    Mode out;
+    out.id = m.id;
+    out.values = m.values;
+    out.asserts = m.asserts;
+    for (const ModeEquation& e : m.equations) {
+        if (std::find(drop_equations.begin(), drop_equations.end(), e.equation) != drop_equations.end()) continue;
+        out.equations.push_back({e.equation, e.residual.subs(map, kSubs)});
+    }
+    for (int v : m.unknowns)
+        if (!velocity_of.count(v)) out.unknowns.push_back(v);
+    (void)flat;
+    return out;
+}
+
+}  // namespace
+
+NormalizedTransition normalize_first_order(const FlatModel& flat, const Mode& previous, const Mode& next) {
+    NormalizedTransition n;
+    GiNaC::exmap map;
+    std::vector<int> drop;
+    for (const ModeEquation& e : next.equations) {
+        bool common = false;
+        for (const ModeEquation& p : previous.equations)
+            if (p.equation == e.equation && (p.residual - e.residual).expand().is_zero()) common = true;
+        if (!common) continue;
+        auto alias = velocity_alias(flat, e.residual, next.unknowns);
+        if (!alias || n.velocity_of.count(alias->first) || n.velocity_of.count(alias->second)) continue;
+        auto [v, x] = *alias;
+        n.velocity_of[v] = x;
+        drop.push_back(e.equation);
+        map[flat.symbols.variable(v)] = flat.symbols.derivative(x, 1);
+        for (int k = 1; k <= flat.symbols.highest_derivative(v); ++k)
+            map[flat.symbols.derivative(v, k)] = flat.symbols.derivative(x, k + 1);
+        if (auto p = flat.symbols.find_pre(v)) map[*p] = flat.symbols.pre(x);  // not used by arrays; kept consistent
+    }
+    n.previous = apply(flat, previous, map, drop, n.velocity_of);
+    n.next = apply(flat, next, map, drop, n.velocity_of);
+    StructureOptions o;
+    o.numeric_check = false;
+    n.previous_structure = analyze_mode(flat, n.previous, o);
+    n.next_structure = analyze_mode(flat, n.next, o);
+    return n;
+}
+
+}  // namespace modeaudit

@@ -1,0 +1,30 @@
+// First-order formulations normalized for the mode-change array (part of the
+// mode_change stage, not wired into the pipeline yet).
+//
+// The reconstruction of the paper's array (paper notes 4.2-4.3) is verified
+// on second-order models (x'' + lambda x = 0). Written in first order,
+// der(x) = vx makes der(x) and vx two variables with two Euler chains, and
+// the chain closure then holds one redundant identity per such pair, so no
+// matching covers the enabled equations. An equation der(x) = v common to
+// both modes says v is der(x): substituting v -> der(x) (and der(v, k) ->
+// der(x, k+1)) in both modes gives the second-order form; the restart value
+// of v is then that of der(x).
+#pragma once
+
+#include <map>
+
+#include "flatten/flat_model.h"
+#include "modes/modes.h"
+#include "structure/structure.h"
+
+namespace modeaudit {
+
+struct NormalizedTransition {
+    Mode previous, next;
+    ModeStructure previous_structure, next_structure;
+    std::map<int, int> velocity_of;  // eliminated variable v -> x with v = der(x)
+};
+
+NormalizedTransition normalize_first_order(const FlatModel& flat, const Mode& previous, const Mode& next);
+
+}  // namespace modeaudit
