@@ -239,6 +239,21 @@ private:
     std::vector<std::map<std::string, Value>> iterations(const std::vector<ast::ForIterator>& its,
                                                          const Ctx& ctx);
     int new_condition(ConditionPtr c, SourceRange where);
+    // The body an if-equation or if-statement selects when its conditions
+    // are parameter expressions; `refusal` when one is not. Null when no
+    // branch holds.
+    template <typename Body>
+    const std::vector<Body>* static_branch(const std::vector<ast::Branch<Body>>& branches, const Ctx& ctx,
+                                           const std::string& refusal) {
+        for (const auto& br : branches) {
+            if (!br.condition) return &br.body;
+            ConditionPtr c = fold(condition(*br.condition, ctx));
+            if (c->kind != Condition::Kind::Constant) fail(rule::flatten_unsupported_construct, br.condition->range, refusal);
+            if (c->value) return &br.body;
+        }
+        return nullptr;
+    }
+
     // Runs `body` once per iteration of `for i in r, j in q`, with the
     // iterators bound in the context it gets.
     void for_each_iteration(const std::vector<ast::ForIterator>& its, const Ctx& ctx,
@@ -1415,28 +1430,14 @@ Value Flattener::inline_function(const ClassHit& fn, const ast::Expr& call, cons
                     locals[s.lhs->ref.parts[0].ident] = value(*s.rhs, fctx);
                     break;
                 }
-                case ast::StatementKind::If: {
-                    // Non-constant conditions merge both branches with mode_if.
-                    bool done = false;
-                    for (const auto& br : s.branches) {
-                        if (done) break;
-                        if (!br.condition) {
-                            run(br.body);
-                            break;
-                        }
-                        ConditionPtr c = fold(condition(*br.condition, fctx));
-                        if (c->kind != Condition::Kind::Constant)
-                            fail(rule::flatten_unsupported_construct, br.condition->range,
-                                 fmt::format("an if-statement in function '{}' whose condition depends on the "
-                                             "model's variables; use an if-expression",
-                                             f.name));
-                        if (c->value) {
-                            run(br.body);
-                            done = true;
-                        }
-                    }
+                case ast::StatementKind::If:
+                    if (const auto* chosen = static_branch(
+                            s.branches, fctx,
+                            fmt::format("an if-statement in function '{}' whose condition depends on the model's "
+                                        "variables; use an if-expression",
+                                        f.name)))
+                        run(*chosen);
                     break;
-                }
                 case ast::StatementKind::For: {
                     for (const auto& env : iterations(s.indices, fctx)) {
                         for (const auto& [k, v] : env) locals[k] = v;
@@ -2018,26 +2019,12 @@ void Flattener::when_equations(const std::vector<ast::Equation>& body, FlatWhen&
                 for_each_iteration(eq.indices, ctx, [&](const Ctx& c2) { when_equations(eq.body, w, c2); });
                 break;
             }
-            case ast::EquationKind::If: {
-                bool done = false;
-                for (const auto& br : eq.branches) {
-                    if (done) break;
-                    if (!br.condition) {
-                        when_equations(br.body, w, ctx);
-                        break;
-                    }
-                    ConditionPtr c = fold(condition(*br.condition, ctx));
-                    if (c->kind != Condition::Kind::Constant)
-                        fail(rule::flatten_unsupported_construct, br.condition->range,
-                             "an if-equation inside when with a non-parameter condition is not supported; use "
-                             "if-expressions in the assigned values");
-                    if (c->value) {
-                        when_equations(br.body, w, ctx);
-                        done = true;
-                    }
-                }
+            case ast::EquationKind::If:
+                if (const auto* chosen = static_branch(eq.branches, ctx,
+                                                     "an if-equation inside when with a non-parameter condition is "
+                                                     "not supported; use if-expressions in the assigned values"))
+                    when_equations(*chosen, w, ctx);
                 break;
-            }
             case ast::EquationKind::When:
                 fail(rule::flatten_unsupported_construct, eq.range, "when-clauses cannot be nested (Modelica 8.3.5)");
             case ast::EquationKind::Connect:
@@ -2081,25 +2068,11 @@ void Flattener::when_statements(const std::vector<ast::Statement>& body, FlatWhe
             case ast::StatementKind::Call:
                 when_call(*s.call, s.range, w, ctx);
                 break;
-            case ast::StatementKind::If: {
-                bool done = false;
-                for (const auto& br : s.branches) {
-                    if (done) break;
-                    if (!br.condition) {
-                        when_statements(br.body, w, ctx);
-                        break;
-                    }
-                    ConditionPtr c = fold(condition(*br.condition, ctx));
-                    if (c->kind != Condition::Kind::Constant)
-                        fail(rule::flatten_unsupported_construct, br.condition->range,
-                             "an if-statement inside when with a non-parameter condition is not supported");
-                    if (c->value) {
-                        when_statements(br.body, w, ctx);
-                        done = true;
-                    }
-                }
+            case ast::StatementKind::If:
+                if (const auto* chosen = static_branch(
+                        s.branches, ctx, "an if-statement inside when with a non-parameter condition is not supported"))
+                    when_statements(*chosen, w, ctx);
                 break;
-            }
             case ast::StatementKind::For: {
                 for_each_iteration(s.indices, ctx, [&](const Ctx& c2) { when_statements(s.body, w, c2); });
                 break;
