@@ -202,3 +202,40 @@ TEST(Restart, FirstOrderCupAndBallFromTheCorpusGivesTheSeedNumbers) {
 
 }  // namespace
 }  // namespace modeaudit
+
+#include "restart/continuous.h"
+
+namespace modeaudit {
+namespace {
+
+// Seed 000, section 5.1: at t = 0.055317579971 the second diode starts
+// conducting with v1 = v2 = 0.7, j1 = -0.088645906588, j2 = -0.154950677682.
+// Capacitor voltages and inductor currents carry over; the diode currents
+// jump to i1 = 0.097438633708, i2 = 0.146157950562.
+TEST(Restart, Rldc2SecondDiodeSwitchIsContinuousWithTheSeedCurrents) {
+    auto fe = testing::FrontEnd::from_file(std::string(MODEAUDIT_SOURCE_DIR) + "/corpus/good/rldc2.mo", "structure");
+    ASSERT_TRUE(fe->state.structure) << fe->diagnostics();
+    int from = -1, to = -1;
+    for (std::size_t k = 0; k < fe->modes().modes.size(); ++k) {
+        if (fe->modes().modes[k].id == "off1=false,off2=true") from = static_cast<int>(k);
+        if (fe->modes().modes[k].id == "off1=false,off2=false") to = static_cast<int>(k);
+    }
+    ASSERT_GE(from, 0);
+    ASSERT_GE(to, 0);
+    std::map<std::string, double> left{{"v1", 0.7}, {"v2", 0.7}, {"j1", -0.088645906588}, {"j2", -0.154950677682}};
+    ContinuousRestart r = continuous_restart(fe->flat(), fe->state.structure->modes[static_cast<std::size_t>(from)],
+                                             fe->state.structure->modes[static_cast<std::size_t>(to)], left);
+    ASSERT_TRUE(r.consistent) << r.message;
+    EXPECT_NEAR(r.values.at("i1"), 0.097438633708, 1e-9);
+    EXPECT_NEAR(r.values.at("i2"), 0.146157950562, 1e-9);
+    EXPECT_NEAR(r.values.at("V"), 0.7, 1e-12);
+    // With v1 != v2 the inherited values violate the new consistency condition v1 = v2.
+    left["v1"] = 0.6;
+    ContinuousRestart bad = continuous_restart(fe->flat(), fe->state.structure->modes[static_cast<std::size_t>(from)],
+                                               fe->state.structure->modes[static_cast<std::size_t>(to)], left);
+    EXPECT_FALSE(bad.consistent);
+    EXPECT_NE(bad.message.find("violate"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace modeaudit
