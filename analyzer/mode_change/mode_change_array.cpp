@@ -128,6 +128,36 @@ void Builder::run(int K) {
                 eq.enabled = k == K || common[f];
                 a_.equations.push_back(eq);
             }
+    // Restart constraints: pre(v) -> v@0 (previous-mode data), v -> v@K.
+    int t_count = 0;
+    for (const WhenAction& t : in_.transition->restart_constraints) {
+        GiNaC::exmap m;
+        GiNaC::ex r = t.lhs - t.rhs;
+        auto place = [&](int v, int order, int instant) -> ArrayVariable {
+            if (in_.velocity_of)
+                if (auto it = in_.velocity_of->find(v); it != in_.velocity_of->end()) return {it->second, order + 1, instant};
+            return {v, order, instant};
+        };
+        for (GiNaC::const_preorder_iterator it = r.preorder_begin(); it != r.preorder_end(); ++it) {
+            if (!GiNaC::is_a<GiNaC::symbol>(*it)) continue;
+            auto mm = flat_.symbols.meaning(GiNaC::ex_to<GiNaC::symbol>(*it));
+            if (!mm) continue;
+            using R = SymbolTable::Meaning::Role;
+            if (mm->role == R::Pre) m[*it] = sym(place(mm->index, 0, 0));
+            else if (mm->role == R::Variable && (unknown_col_.count(mm->index) || (in_.velocity_of && in_.velocity_of->count(mm->index))))
+                m[*it] = sym(place(mm->index, 0, K));
+            else if (mm->role == R::Derivative && unknown_col_.count(mm->index))
+                m[*it] = sym(place(mm->index, mm->order, K));
+        }
+        ArrayEquation eq;
+        eq.kind = ArrayEquation::Kind::Model;
+        eq.name = fmt::format("T{}@{}", ++t_count, K);
+        eq.residual = r.subs(m, kSubs);
+        eq.row = -1;
+        eq.instant = K;
+        eq.enabled = true;
+        a_.equations.push_back(eq);
+    }
     // Chain closure with Euler identities: within each (variable, total
     // degree) class, consecutive variables by decreasing order (paper notes
     // 4.2: the literal closure would add redundant identities).
@@ -179,7 +209,7 @@ void Builder::run(int K) {
         for (std::size_t ei = 0; ei < a_.equations.size(); ++ei) {
             const ArrayEquation& e = a_.equations[ei];
             bool usable = e.kind == ArrayEquation::Kind::Euler ||
-                          (e.instant == 0 && common[static_cast<std::size_t>(e.row)]);
+                          (e.instant == 0 && e.row >= 0 && common[static_cast<std::size_t>(e.row)]);
             if (!usable) continue;
             std::vector<ArrayVariable> open;
             for (const ArrayVariable& v : variables_of(e.residual))

@@ -14,8 +14,11 @@
 // (Xprev: v^(m)@k with m + k < d^-_v) are data; shifts of the guard
 // (root facts, Lemma 3) and Euler identities among data only are facts and
 // are removed. Tail equations (instant K), Euler identities and equations
-// common to both modes are enabled, the others disabled. A matching must
-// cover every enabled equation and every dependent variable.
+// common to both modes are enabled, the others disabled. Restart
+// constraints of the transition (input-language extension 1, the set T of
+// seed 001 section 9) join the tail: pre(v) is the previous-mode value at
+// instant 0, v the value at instant K. A matching must cover every enabled
+// equation and every dependent variable.
 #pragma once
 
 #include <ginac/ginac.h>
@@ -46,7 +49,7 @@ struct ArrayEquation {
     enum class Kind { Model, Euler } kind = Kind::Model;
     std::string name;     // "e3", "e5''@1", "E[der(vx)@0 -> vx@1]"
     GiNaC::ex residual;
-    int row = -1;         // Model: new-mode row (index into Mode::equations)
+    int row = -1;         // Model: new-mode row (index into Mode::equations); -1 for a restart constraint
     int order = 0;        // Model: j, how often the row is differentiated
     int instant = 0;      // Model: k
     bool fact = false;    // removed: a root fact or a definition of previous-mode data
@@ -76,6 +79,9 @@ struct ArrayInput {
     const Mode* next = nullptr;
     const ModeStructure* next_structure = nullptr;
     const Transition* transition = nullptr;
+    // Variables eliminated by normalize_first_order (v = der(x)); restart
+    // constraints still name them.
+    const std::map<int, int>* velocity_of = nullptr;
 };
 
 ModeChangeArray build_mode_change_array(const ArrayInput& in, int height);

@@ -67,7 +67,8 @@ NormalizedTransition normalize_first_order(const FlatModel& flat, const Mode& pr
         map[flat.symbols.variable(v)] = flat.symbols.derivative(x, 1);
         for (int k = 1; k <= flat.symbols.highest_derivative(v); ++k)
             map[flat.symbols.derivative(v, k)] = flat.symbols.derivative(x, k + 1);
-        if (auto p = flat.symbols.find_pre(v)) map[*p] = flat.symbols.pre(x);  // not used by arrays; kept consistent
+        // pre(v) is left alone: it is the left limit of der(x), which the
+        // array maps itself (ArrayInput::velocity_of).
     }
     n.previous = apply(flat, previous, map, drop, n.velocity_of);
     n.next = apply(flat, next, map, drop, n.velocity_of);

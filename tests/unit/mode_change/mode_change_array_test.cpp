@@ -239,3 +239,64 @@ TEST(Restart, Rldc2SecondDiodeSwitchIsContinuousWithTheSeedCurrents) {
 
 }  // namespace
 }  // namespace modeaudit
+
+namespace modeaudit {
+namespace {
+
+// Seed 000, section 5.3: with e = 0.5 the restitution law q.v+ = -e q-.v-
+// contradicts the taut mode's tangency q.v+ = 0: with the restart constraint
+// in the tail no matching covers the enabled equations at heights 0 to 2,
+// while the same transition without it is matched at K = 1. (At K = 3 the
+// array gets enough freedom for a matching and a rescaling that move the
+// positions: the search over K must be bounded as in Theorem 2 of seed 001,
+// K* = 1 for this array (paper notes 6.7), which the mode-change stage still
+// has to implement.)
+TEST(ModeChangeArray, RestitutionIntoTheTautModeContradictsTangency) {
+    auto fe = testing::FrontEnd::from_file(
+        std::string(MODEAUDIT_SOURCE_DIR) + "/corpus/flawed/cup_and_ball_restitution_taut.mo", "structure");
+    ASSERT_TRUE(fe->state.structure) << fe->diagnostics();
+    const Transition& t = fe->modes().transitions.at(0);
+    ASSERT_EQ(t.restart_constraints.size(), 1u);
+    NormalizedTransition nt = normalize_first_order(fe->flat(), fe->modes().modes[0], fe->modes().modes[1]);
+    ArrayInput in;
+    in.flat = &fe->flat();
+    in.previous = &nt.previous;
+    in.previous_structure = &nt.previous_structure;
+    in.next = &nt.next;
+    in.next_structure = &nt.next_structure;
+    in.transition = &t;
+    in.velocity_of = &nt.velocity_of;
+    for (int K = 0; K <= 2; ++K) {
+        ModeChangeArray a = build_mode_change_array(in, K);
+        EXPECT_FALSE(a.matched) << "K = " << K;
+        if (a.matched) {
+            // A matching alone is not a restart: no good rescaling may exist.
+            std::vector<int> restart;
+            for (std::size_t j = 0; j < a.variables.size(); ++j) {
+                const ArrayVariable& v = a.variables[j];
+                if (!a.dependent[j] || v.instant != a.height) continue;
+                for (std::size_t c = 0; c < nt.next.unknowns.size(); ++c)
+                    if (nt.next.unknowns[c] == v.variable && v.order < nt.next_structure.sigma.d[c])
+                        restart.push_back(static_cast<int>(j));
+            }
+            RescalingResult r = solve_rescaling(a, restart);
+            bool restartable = r.solved && procedure1(in, a, r).rule1;
+            EXPECT_FALSE(restartable) << "K = " << K << " gives a restart despite the contradiction";
+        }
+        bool has_t = false;
+        for (const ArrayEquation& e : a.equations)
+            if (e.name.rfind("T1@", 0) == 0) {
+                has_t = true;
+                // pre(vx) became the previous-mode der(x)@0, vx the tail der(x)@K.
+                EXPECT_TRUE(e.enabled);
+            }
+        EXPECT_TRUE(has_t);
+    }
+    Transition without = t;
+    without.restart_constraints.clear();
+    in.transition = &without;
+    EXPECT_TRUE(build_mode_change_array(in, 1).matched);
+}
+
+}  // namespace
+}  // namespace modeaudit
