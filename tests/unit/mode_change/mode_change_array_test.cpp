@@ -300,3 +300,23 @@ TEST(ModeChangeArray, RestitutionIntoTheTautModeContradictsTangency) {
 
 }  // namespace
 }  // namespace modeaudit
+
+namespace modeaudit {
+namespace {
+
+// What a standard Modelica tool does at the capture (states continuous, no
+// reinit): v = (2, -1) is carried into the taut mode, where the tangency
+// condition q.v = 0 fails (q.v = 2): the continuous test says so, which is
+// why the capture needs the impulsive restart above (seed 000, 4.2).
+TEST(Restart, CarryingTheStatesIntoTheTautModeViolatesTangency) {
+    auto fe = testing::FrontEnd::from_file(std::string(MODEAUDIT_SOURCE_DIR) + "/corpus/good/cup_and_ball.mo", "structure");
+    ASSERT_TRUE(fe->state.structure) << fe->diagnostics();
+    std::map<std::string, double> left{{"x", 0.6}, {"y", -0.8}, {"vx", 2.0}, {"vy", -1.0}};
+    ContinuousRestart r = continuous_restart(fe->flat(), fe->state.structure->modes[0], fe->state.structure->modes[1], left);
+    EXPECT_FALSE(r.consistent);
+    EXPECT_NE(r.message.find("violate the new consistency conditions"), std::string::npos) << r.message;
+    EXPECT_GT(r.residual, 0.1);
+}
+
+}  // namespace
+}  // namespace modeaudit
