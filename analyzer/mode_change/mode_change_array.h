@@ -17,8 +17,8 @@
 // common to both modes are enabled, the others disabled. Restart
 // constraints of the transition (input-language extension 1, the set T of
 // seed 001 section 9) join the tail: pre(v) is the previous-mode value at
-// instant 0, v the value at instant K. A matching must cover every enabled
-// equation and every dependent variable.
+// instant 0, v the value at instant K. The enabled equations and the
+// dependent variables must match perfectly (the strict reading).
 #pragma once
 
 #include <ginac/ginac.h>
@@ -61,8 +61,8 @@ struct ModeChangeArray {
     std::vector<ArrayEquation> equations;    // model copies then Euler identities, facts included (marked)
     std::vector<ArrayVariable> variables;    // every array variable, sorted
     std::vector<bool> dependent;             // parallel to variables: not fixed by the previous mode
-    // A matching covering every enabled equation and every dependent
-    // variable: equation index -> variable index; empty when none exists.
+    // A perfect matching of the enabled equations and the dependent
+    // variables: equation index -> variable index; empty when none exists.
     std::map<int, int> matching;
     bool matched = false;
     std::string why_not_matched;             // which enabled equation or dependent variable is left over
