@@ -74,8 +74,8 @@ ConditionPtr subs_condition(const ConditionPtr& c, const GiNaC::exmap& map) {
     if (!c) return c;
     auto r = std::make_shared<Condition>(*c);
     if (c->kind == Condition::Kind::Relation || c->kind == Condition::Kind::Sample) {
-        r->lhs = c->lhs.subs(map, GiNaC::subs_options::no_pattern | GiNaC::subs_options::pattern_is_not_product);
-        r->rhs = c->rhs.subs(map, GiNaC::subs_options::no_pattern | GiNaC::subs_options::pattern_is_not_product);
+        r->lhs = c->lhs.subs(map, kExactSubs);
+        r->rhs = c->rhs.subs(map, kExactSubs);
     }
     for (ConditionPtr& o : r->operands) o = subs_condition(o, map);
     return r;
@@ -87,15 +87,15 @@ void substitute_everywhere(FlatModel& model, const GiNaC::exmap& map) {
     if (map.empty()) return;
     for (auto* list : {&model.equations, &model.initial_equations})
         for (FlatEquation& e : *list) {
-            e.lhs = e.lhs.subs(map, GiNaC::subs_options::no_pattern | GiNaC::subs_options::pattern_is_not_product);
-            e.rhs = e.rhs.subs(map, GiNaC::subs_options::no_pattern | GiNaC::subs_options::pattern_is_not_product);
+            e.lhs = e.lhs.subs(map, kExactSubs);
+            e.rhs = e.rhs.subs(map, kExactSubs);
         }
     for (FlatWhen& w : model.whens) {
         for (ConditionPtr& t : w.triggers) t = subs_condition(t, map);
         for (WhenAction& a : w.actions) {
-            a.value = a.value.subs(map, GiNaC::subs_options::no_pattern | GiNaC::subs_options::pattern_is_not_product);
-            a.lhs = a.lhs.subs(map, GiNaC::subs_options::no_pattern | GiNaC::subs_options::pattern_is_not_product);
-            a.rhs = a.rhs.subs(map, GiNaC::subs_options::no_pattern | GiNaC::subs_options::pattern_is_not_product);
+            a.value = a.value.subs(map, kExactSubs);
+            a.lhs = a.lhs.subs(map, kExactSubs);
+            a.rhs = a.rhs.subs(map, kExactSubs);
             a.bool_value = subs_condition(a.bool_value, map);
             a.assertion = subs_condition(a.assertion, map);
         }

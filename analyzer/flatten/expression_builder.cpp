@@ -128,6 +128,15 @@ GiNaC::numeric parse_real_literal(const std::string& text) {
     return exponent >= 0 ? m * scale : m / scale;
 }
 
+std::vector<GiNaC::ex> terms_of(const GiNaC::ex& e) {
+    std::vector<GiNaC::ex> terms;
+    if (GiNaC::is_a<GiNaC::add>(e))
+        for (std::size_t i = 0; i < e.nops(); ++i) terms.push_back(e.op(i));
+    else
+        terms.push_back(e);
+    return terms;
+}
+
 std::optional<GiNaC::numeric> numeric_value(const GiNaC::ex& e) {
     if (GiNaC::is_a<GiNaC::numeric>(e)) return GiNaC::ex_to<GiNaC::numeric>(e);
     // Only a symbol-free expression (sqrt(2), pi, exp(1)) has a value.

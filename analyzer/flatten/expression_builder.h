@@ -47,4 +47,12 @@ GiNaC::numeric parse_real_literal(const std::string& text);
 // The numeric value of an expression free of symbols, if it has one.
 std::optional<GiNaC::numeric> numeric_value(const GiNaC::ex& e);
 
+// Options for subs() with a map of symbols (or exact subexpressions) to
+// values: no pattern matching, and no scan of the map for products, which
+// GiNaC otherwise makes on every call (quadratic on large models).
+inline constexpr unsigned kExactSubs = GiNaC::subs_options::no_pattern | GiNaC::subs_options::pattern_is_not_product;
+
+// The terms of an expression: the operands of a sum, or the expression itself.
+std::vector<GiNaC::ex> terms_of(const GiNaC::ex& e);
+
 }  // namespace modeaudit

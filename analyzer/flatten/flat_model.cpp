@@ -113,6 +113,25 @@ GiNaC::ex total_derivative(const FlatModel& model, const GiNaC::ex& e) {
     return d;
 }
 
+GiNaC::exmap parameter_values(const FlatModel& model, const std::vector<GiNaC::ex>& exprs,
+                              const std::set<std::string>& skip) {
+    GiNaC::exmap m;
+    for (const GiNaC::ex& e : exprs)
+        for (GiNaC::const_preorder_iterator it = e.preorder_begin(); it != e.preorder_end(); ++it) {
+            if (!GiNaC::is_a<GiNaC::symbol>(*it)) continue;
+            const GiNaC::symbol& s = GiNaC::ex_to<GiNaC::symbol>(*it);
+            if (skip.count(s.get_name()) || m.count(s)) continue;
+            auto meaning = model.symbols.meaning(s);
+            if (!meaning) continue;
+            if (meaning->role == SymbolTable::Meaning::Role::Time) m[s] = 0;
+            if (meaning->role == SymbolTable::Meaning::Role::Variable) {
+                const FlatVariable& v = model.variables[static_cast<std::size_t>(meaning->index)];
+                if (v.value && !v.unknown_constant) m[s] = *v.value;
+            }
+        }
+    return m;
+}
+
 int FlatModel::find_variable(const std::string& n) const {
     for (std::size_t i = 0; i < variables.size(); ++i)
         if (variables[i].name == n) return static_cast<int>(i);

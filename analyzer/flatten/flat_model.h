@@ -25,6 +25,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -226,5 +227,11 @@ struct FlatModel {
 // only: parameters, constants and discrete variables are constant between
 // events), derivatives (der(x, k) -> der(x, k+1)) and time.
 GiNaC::ex total_derivative(const FlatModel& model, const GiNaC::ex& e);
+
+// The known values of what `exprs` use besides their unknowns: parameters
+// (kept symbolic in the equations) by their value, time as 0. Symbols named
+// in `skip` are left alone.
+GiNaC::exmap parameter_values(const FlatModel& model, const std::vector<GiNaC::ex>& exprs,
+                              const std::set<std::string>& skip);
 
 }  // namespace modeaudit

@@ -2143,7 +2143,7 @@ void Flattener::algorithm(const ast::AlgorithmSection& sec, Instance* inst) {
                     fail(rule::flatten_unsupported_construct, s.range,
                          fmt::format("assignment to the {} variable '{}' outside when", 
                                      var.variability == Variability::Discrete ? "discrete" : "parameter", var.name));
-                ex val = scalar(*s.rhs, ctx, "the assigned value").subs(current, GiNaC::subs_options::no_pattern | GiNaC::subs_options::pattern_is_not_product);
+                ex val = scalar(*s.rhs, ctx, "the assigned value").subs(current, kExactSubs);
                 if (!assigned.count(v)) {
                     assigned_order.push_back(v);
                     where.push_back(s.range);

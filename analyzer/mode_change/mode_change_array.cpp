@@ -1,4 +1,5 @@
 #include "mode_change/mode_change_array.h"
+#include "flatten/expression_builder.h"
 
 #include <fmt/format.h>
 
@@ -13,7 +14,6 @@ namespace modeaudit {
 namespace {
 
 using GiNaC::ex;
-constexpr auto kSubs = GiNaC::subs_options::no_pattern | GiNaC::subs_options::pattern_is_not_product;
 
 std::string var_text(const FlatModel& flat, const ArrayVariable& v) {
     const std::string& base = flat.variables[static_cast<std::size_t>(v.variable)].name;
@@ -70,7 +70,7 @@ public:
         if (k == 0) return e;
         GiNaC::exmap m;
         for (const ArrayVariable& v : variables_of(e)) m[sym(v)] = sym({v.variable, v.order, v.instant + k});
-        return e.subs(m, kSubs);
+        return e.subs(m, kExactSubs);
     }
 
     int prev_d(int variable) const {
@@ -152,7 +152,7 @@ void Builder::run(int K) {
         ArrayEquation eq;
         eq.kind = ArrayEquation::Kind::Model;
         eq.name = fmt::format("T{}@{}", ++t_count, K);
-        eq.residual = r.subs(m, kSubs);
+        eq.residual = r.subs(m, kExactSubs);
         eq.row = -1;
         eq.instant = K;
         eq.enabled = true;
@@ -316,6 +316,21 @@ void Builder::run(int K) {
 }
 
 }  // namespace
+
+bool is_restart_variable(const ArrayInput& in, const ModeChangeArray& a, std::size_t j) {
+    const ArrayVariable& v = a.variables[j];
+    if (!a.dependent[j] || v.instant != a.height) return false;
+    for (std::size_t c = 0; c < in.next->unknowns.size(); ++c)
+        if (in.next->unknowns[c] == v.variable) return v.order < in.next_structure->sigma.d[c];
+    return false;
+}
+
+std::vector<int> restart_variables(const ArrayInput& in, const ModeChangeArray& a) {
+    std::vector<int> out;
+    for (std::size_t j = 0; j < a.variables.size(); ++j)
+        if (is_restart_variable(in, a, j)) out.push_back(static_cast<int>(j));
+    return out;
+}
 
 const GiNaC::symbol& ModeChangeArray::symbol(const ArrayVariable& v) const { return symbols.at(v); }
 

@@ -86,4 +86,10 @@ struct ArrayInput {
 
 ModeChangeArray build_mode_change_array(const ArrayInput& in, int height);
 
+// Whether array variable j is a restart variable: a dependent tail copy
+// v^(m)@K of a state of the new mode (m < d_v).
+bool is_restart_variable(const ArrayInput& in, const ModeChangeArray& a, std::size_t j);
+// All of them, as indices into ModeChangeArray::variables.
+std::vector<int> restart_variables(const ArrayInput& in, const ModeChangeArray& a);
+
 }  // namespace modeaudit

@@ -1,4 +1,5 @@
 #include "mode_change/normalize.h"
+#include "flatten/expression_builder.h"
 
 #include <algorithm>
 
@@ -6,7 +7,6 @@ namespace modeaudit {
 
 namespace {
 
-constexpr auto kSubs = GiNaC::subs_options::no_pattern | GiNaC::subs_options::pattern_is_not_product;
 
 // residual = +-(der(x) - v) with x, v continuous unknowns: returns (v, x).
 std::optional<std::pair<int, int>> velocity_alias(const FlatModel& flat, const GiNaC::ex& residual,
@@ -40,7 +40,7 @@ Mode apply(const FlatModel& flat, const Mode& m, const GiNaC::exmap& map, const 
     out.asserts = m.asserts;
     for (const ModeEquation& e : m.equations) {
         if (std::find(drop_equations.begin(), drop_equations.end(), e.equation) != drop_equations.end()) continue;
-        out.equations.push_back({e.equation, e.residual.subs(map, kSubs)});
+        out.equations.push_back({e.equation, e.residual.subs(map, kExactSubs)});
     }
     for (int v : m.unknowns)
         if (!velocity_of.count(v)) out.unknowns.push_back(v);
@@ -77,6 +77,18 @@ NormalizedTransition normalize_first_order(const FlatModel& flat, const Mode& pr
     n.previous_structure = analyze_mode(flat, n.previous, o);
     n.next_structure = analyze_mode(flat, n.next, o);
     return n;
+}
+
+ArrayInput array_input(const FlatModel& flat, const NormalizedTransition& n, const Transition& t) {
+    ArrayInput in;
+    in.flat = &flat;
+    in.previous = &n.previous;
+    in.previous_structure = &n.previous_structure;
+    in.next = &n.next;
+    in.next_structure = &n.next_structure;
+    in.transition = &t;
+    in.velocity_of = &n.velocity_of;
+    return in;
 }
 
 }  // namespace modeaudit

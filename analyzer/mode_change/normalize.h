@@ -14,6 +14,7 @@
 #include <map>
 
 #include "flatten/flat_model.h"
+#include "mode_change/mode_change_array.h"
 #include "modes/modes.h"
 #include "structure/structure.h"
 
@@ -26,5 +27,8 @@ struct NormalizedTransition {
 };
 
 NormalizedTransition normalize_first_order(const FlatModel& flat, const Mode& previous, const Mode& next);
+
+// The array input of transition t over the normalized modes.
+ArrayInput array_input(const FlatModel& flat, const NormalizedTransition& n, const Transition& t);
 
 }  // namespace modeaudit

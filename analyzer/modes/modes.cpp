@@ -154,7 +154,7 @@ ex Explorer::substitute_discrete(const ex& e, const State& s) const {
         if (m->role == SymbolTable::Meaning::Role::Condition)
             map[*it] = eval(*flat_.conditions[static_cast<std::size_t>(m->index)], s, &s) ? 1 : 0;
     }
-    return map.empty() ? e : e.subs(map, GiNaC::subs_options::no_pattern | GiNaC::subs_options::pattern_is_not_product);
+    return map.empty() ? e : e.subs(map, kExactSubs);
 }
 
 bool Explorer::eval(const Condition& c, const State& s, const State* pre, int depth) const {
@@ -296,7 +296,7 @@ State Explorer::initial_state() {
     s.relations.assign(relations_.size(), 0);
     for (std::size_t k = 0; k < relations_.size(); ++k) {
         const Condition& c = *relations_[k];
-        auto a = numeric_value(c.lhs.subs(start, GiNaC::subs_options::no_pattern | GiNaC::subs_options::pattern_is_not_product)), b = numeric_value(c.rhs.subs(start, GiNaC::subs_options::no_pattern | GiNaC::subs_options::pattern_is_not_product));
+        auto a = numeric_value(c.lhs.subs(start, kExactSubs)), b = numeric_value(c.rhs.subs(start, kExactSubs));
         bool v = false;
         if (a && b && a->is_real() && b->is_real()) {
             switch (c.op) {
@@ -344,7 +344,7 @@ Mode Explorer::build_mode(const State& s, const std::vector<std::int64_t>& value
         const FlatEquation& e = flat_.equations[i];
         if (!active(e.active_when)) continue;
         ex r = e.residual();
-        if (!csub.empty()) r = r.subs(csub, GiNaC::subs_options::no_pattern | GiNaC::subs_options::pattern_is_not_product);
+        if (!csub.empty()) r = r.subs(csub, kExactSubs);
         r = substitute_discrete(r, s);
         m.equations.push_back({static_cast<int>(i), r});
     }

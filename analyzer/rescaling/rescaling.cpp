@@ -7,6 +7,7 @@
 #include <set>
 
 #include "common/internal_error.h"
+#include "flatten/expression_builder.h"
 
 namespace modeaudit {
 
@@ -34,14 +35,8 @@ long value(const Monomial& m, const std::vector<int>& mu) {
 
 std::vector<Monomial> monomials_of(const ModeChangeArray& a, const GiNaC::ex& residual, std::vector<int>& atoms) {
     const auto idx = index_by_name(a);
-    GiNaC::ex e = residual.expand();
-    std::vector<GiNaC::ex> terms;
-    if (GiNaC::is_a<GiNaC::add>(e))
-        for (std::size_t i = 0; i < e.nops(); ++i) terms.push_back(e.op(i));
-    else
-        terms.push_back(e);
     std::vector<Monomial> out;
-    for (const GiNaC::ex& t : terms) {
+    for (const GiNaC::ex& t : terms_of(residual.expand())) {
         std::vector<GiNaC::ex> factors;
         if (GiNaC::is_a<GiNaC::mul>(t))
             for (std::size_t i = 0; i < t.nops(); ++i) factors.push_back(t.op(i));

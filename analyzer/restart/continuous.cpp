@@ -11,28 +11,6 @@
 
 namespace modeaudit {
 
-namespace {
-constexpr auto kSubs = GiNaC::subs_options::no_pattern | GiNaC::subs_options::pattern_is_not_product;
-
-// Parameter values (kept-symbolic parameters by value), time 0.
-GiNaC::exmap data_of(const FlatModel& flat, const std::vector<GiNaC::ex>& eqs, const std::set<std::string>& skip) {
-    GiNaC::exmap m;
-    for (const GiNaC::ex& e : eqs)
-        for (GiNaC::const_preorder_iterator it = e.preorder_begin(); it != e.preorder_end(); ++it) {
-            if (!GiNaC::is_a<GiNaC::symbol>(*it)) continue;
-            const GiNaC::symbol& s = GiNaC::ex_to<GiNaC::symbol>(*it);
-            if (skip.count(s.get_name()) || m.count(s)) continue;
-            auto meaning = flat.symbols.meaning(s);
-            if (!meaning) continue;
-            if (meaning->role == SymbolTable::Meaning::Role::Time) m[s] = 0;
-            if (meaning->role == SymbolTable::Meaning::Role::Variable) {
-                const FlatVariable& v = flat.variables[static_cast<std::size_t>(meaning->index)];
-                if (v.value && !v.unknown_constant) m[s] = *v.value;
-            }
-        }
-    return m;
-}
-}  // namespace
 
 ContinuousRestart continuous_restart(const FlatModel& flat, const ModeStructure& previous, const ModeStructure& next,
                                      const std::map<std::string, double>& left, double tolerance) {
@@ -59,10 +37,10 @@ ContinuousRestart continuous_restart(const FlatModel& flat, const ModeStructure&
             unknown_names.insert(s.get_name());
         }
     std::vector<GiNaC::ex> cons;
-    for (const CompletedEquation& c : next.consistency) cons.push_back(c.residual.subs(fixed, kSubs));
+    for (const CompletedEquation& c : next.consistency) cons.push_back(c.residual.subs(fixed, kExactSubs));
     std::set<std::string> skip = unknown_names;
     for (const auto& [s, v] : fixed) skip.insert(GiNaC::ex_to<GiNaC::symbol>(s).get_name());
-    GiNaC::exmap params = data_of(flat, cons, skip);
+    GiNaC::exmap params = parameter_values(flat, cons, skip);
     std::vector<double> states = guess;
     if (!cons.empty()) {
         NewtonResult r = newton(cons, free_states, params, guess);
@@ -81,10 +59,10 @@ ContinuousRestart continuous_restart(const FlatModel& flat, const ModeStructure&
     for (std::size_t k = 0; k < free_states.size(); ++k) at[free_states[k]] = states[k];
     for (const auto& [s, v] : at) out.values[GiNaC::ex_to<GiNaC::symbol>(s).get_name()] = GiNaC::ex_to<GiNaC::numeric>(GiNaC::evalf(v)).to_double();
     std::vector<GiNaC::ex> reduced;
-    for (const CompletedEquation& c : next.reduced) reduced.push_back(c.residual.subs(at, kSubs));
+    for (const CompletedEquation& c : next.reduced) reduced.push_back(c.residual.subs(at, kExactSubs));
     std::set<std::string> lead_names;
     for (const GiNaC::symbol& s : next.leading) lead_names.insert(s.get_name());
-    GiNaC::exmap p2 = data_of(flat, reduced, lead_names);
+    GiNaC::exmap p2 = parameter_values(flat, reduced, lead_names);
     NewtonResult lr = newton(reduced, next.leading, p2, std::vector<double>(next.leading.size(), 0.0));
     if (!lr.converged) {
         out.message = "the new leading variables could not be solved: " + lr.message;

@@ -14,30 +14,17 @@ namespace modeaudit {
 
 namespace {
 
-constexpr auto kSubs = GiNaC::subs_options::no_pattern | GiNaC::subs_options::pattern_is_not_product;
 
 std::string base_name(const FlatModel& flat, const ArrayVariable& v) {
     const std::string& n = flat.variables[static_cast<std::size_t>(v.variable)].name;
     return v.order == 0 ? n : v.order == 1 ? "der(" + n + ")" : fmt::format("der({},{})", n, v.order);
 }
 
-int next_d(const ArrayInput& in, int variable) {
-    for (std::size_t j = 0; j < in.next->unknowns.size(); ++j)
-        if (in.next->unknowns[j] == variable) return in.next_structure->sigma.d[j];
-    return 0;
-}
-
 // Keeps the eps-free part of an expanded expression; a negative power of
 // eps left over means the offsets were wrong (a bug, not a model problem).
 GiNaC::ex at_eps_zero(const GiNaC::ex& e, const GiNaC::symbol& eps) {
-    GiNaC::ex x = e.expand();
-    std::vector<GiNaC::ex> terms;
-    if (GiNaC::is_a<GiNaC::add>(x))
-        for (std::size_t i = 0; i < x.nops(); ++i) terms.push_back(x.op(i));
-    else
-        terms.push_back(x);
     GiNaC::ex out = 0;
-    for (const GiNaC::ex& t : terms) {
+    for (const GiNaC::ex& t : terms_of(e.expand())) {
         int lo = t.ldegree(eps), hi = t.degree(eps);
         MODEAUDIT_ASSERT(lo >= 0, "a negative power of eps survives rescaling");
         if (hi == 0) out += t;
@@ -71,7 +58,7 @@ RestartSystem procedure1(const ArrayInput& in, const ModeChangeArray& a, const R
             rescale[sym] = GiNaC::pow(a.eps, -mu) * scaled;
             s.impulse_orders[sym.get_name()] = mu;
             auxiliary.push_back(scaled);
-        } else if (v.instant == a.height && v.order < next_d(in, v.variable)) {
+        } else if (is_restart_variable(in, a, j)) {
             GiNaC::symbol plus(base + "+");
             s.restart_values.emplace(base, plus);
             rename[sym] = plus;
@@ -82,8 +69,8 @@ RestartSystem procedure1(const ArrayInput& in, const ModeChangeArray& a, const R
     }
     for (const auto& [ei, xj] : a.matching) {
         const ArrayEquation& eq = a.equations[static_cast<std::size_t>(ei)];
-        GiNaC::ex f = GiNaC::pow(a.eps, r.mu_equation.at(ei)) * eq.residual.subs(rescale, kSubs);
-        GiNaC::ex f0 = at_eps_zero(f, a.eps).subs(rename, kSubs);
+        GiNaC::ex f = GiNaC::pow(a.eps, r.mu_equation.at(ei)) * eq.residual.subs(rescale, kExactSubs);
+        GiNaC::ex f0 = at_eps_zero(f, a.eps).subs(rename, kExactSubs);
         s.equations.push_back(f0);
         s.equation_names.push_back(eq.name);
         (void)xj;
@@ -122,18 +109,7 @@ RestartSolution solve_restart(const FlatModel& flat, const RestartSystem& s, con
     }
     std::set<std::string> unknown_names;
     for (const auto& u : s.unknowns) unknown_names.insert(u.get_name());
-    for (const GiNaC::ex& e : s.equations)
-        for (GiNaC::const_preorder_iterator it = e.preorder_begin(); it != e.preorder_end(); ++it) {
-            if (!GiNaC::is_a<GiNaC::symbol>(*it) || params.count(*it)) continue;
-            const GiNaC::symbol& sym = GiNaC::ex_to<GiNaC::symbol>(*it);
-            if (unknown_names.count(sym.get_name())) continue;
-            auto m = flat.symbols.meaning(sym);
-            if (m && m->role == SymbolTable::Meaning::Role::Variable) {
-                const FlatVariable& v = flat.variables[static_cast<std::size_t>(m->index)];
-                if (v.value) params[sym] = *v.value;
-            }
-            if (m && m->role == SymbolTable::Meaning::Role::Time) params[sym] = 0;
-        }
+    for (const auto& [sym, value] : parameter_values(flat, s.equations, unknown_names)) params[sym] = value;
     // Restart values start at their left limits, auxiliaries at 0.
     std::vector<double> x0;
     for (const auto& u : s.unknowns) {

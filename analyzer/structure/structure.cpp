@@ -28,7 +28,6 @@ std::string_view mode_status_name(ModeStatus s) {
 namespace {
 
 using GiNaC::ex;
-constexpr auto kSubs = GiNaC::subs_options::no_pattern | GiNaC::subs_options::pattern_is_not_product;
 
 std::set<GiNaC::symbol, GiNaC::ex_is_less> symbols_of(const ex& e) {
     std::set<GiNaC::symbol, GiNaC::ex_is_less> out;
@@ -41,6 +40,18 @@ double start_value(const FlatVariable& v) {
     if (v.start)
         if (auto n = numeric_value(*v.start); n && n->is_real()) return n->to_double();
     return 0;
+}
+
+// Newton's first guess for each symbol: a variable's start value, 0 for a derivative.
+std::vector<double> start_guesses(const FlatModel& flat, const std::vector<GiNaC::symbol>& symbols) {
+    std::vector<double> out;
+    for (const GiNaC::symbol& s : symbols) {
+        auto m = flat.symbols.meaning(s);
+        out.push_back(m && m->role == SymbolTable::Meaning::Role::Variable
+                          ? start_value(flat.variables[static_cast<std::size_t>(m->index)])
+                          : 0.0);
+    }
+    return out;
 }
 
 // Values for every symbol of the completed system that is neither a state
@@ -109,7 +120,7 @@ void check_regularity(const FlatModel& flat, const Mode& mode, ModeStructure& ms
     bool constant = true;
     for (auto& row : jac)
         for (ex& x : row) {
-            x = x.subs(data, kSubs);
+            x = x.subs(data, kExactSubs);
             for (const GiNaC::symbol& s : symbols_of(x))
                 if (unknowns.count(s)) constant = false;
         }
@@ -123,14 +134,8 @@ void check_regularity(const FlatModel& flat, const Mode& mode, ModeStructure& ms
         // as possible onto the consistency conditions (Gauss-Newton), then
         // the leading variables from F_DOWN.
         std::vector<ex> cons;
-        for (const auto& c : ms.consistency) cons.push_back(c.residual.subs(data, kSubs));
-        std::vector<double> x0;
-        for (const GiNaC::symbol& s : ms.states) {
-            auto m = flat.symbols.meaning(s);
-            x0.push_back(m && m->role == SymbolTable::Meaning::Role::Variable
-                             ? start_value(flat.variables[static_cast<std::size_t>(m->index)])
-                             : 0.0);
-        }
+        for (const auto& c : ms.consistency) cons.push_back(c.residual.subs(data, kExactSubs));
+        std::vector<double> x0 = start_guesses(flat, ms.states);
         bool ok = true;
         std::vector<double> xs = x0;
         if (!cons.empty()) {
@@ -143,14 +148,8 @@ void check_regularity(const FlatModel& flat, const Mode& mode, ModeStructure& ms
         GiNaC::exmap states_at;
         for (std::size_t k = 0; k < ms.states.size(); ++k) states_at[ms.states[k]] = xs[k];
         std::vector<ex> red;
-        for (const auto& c : ms.reduced) red.push_back(c.residual.subs(data, kSubs).subs(states_at, kSubs));
-        std::vector<double> l0;
-        for (const GiNaC::symbol& s : ms.leading) {
-            auto m = flat.symbols.meaning(s);
-            l0.push_back(m && m->role == SymbolTable::Meaning::Role::Variable
-                             ? start_value(flat.variables[static_cast<std::size_t>(m->index)])
-                             : 0.0);
-        }
+        for (const auto& c : ms.reduced) red.push_back(c.residual.subs(data, kExactSubs).subs(states_at, kExactSubs));
+        std::vector<double> l0 = start_guesses(flat, ms.leading);
         NewtonResult lr = newton(red, ms.leading, {}, l0);
         if (!lr.converged) {
             ok = false;
@@ -164,7 +163,7 @@ void check_regularity(const FlatModel& flat, const Mode& mode, ModeStructure& ms
         for (std::size_t k = 0; k < ms.leading.size(); ++k) reg.point.emplace_back(ms.leading[k], ls[k]);
         reg.point_consistent = ok;
         for (auto& row : jac)
-            for (ex& x : row) x = x.subs(point, kSubs);
+            for (ex& x : row) x = x.subs(point, kExactSubs);
     }
     if (!note.empty()) reg.point_note += (reg.point_note.empty() ? "" : "; ") + note;
     // Exact when every entry is a rational number, else floating point.
@@ -329,7 +328,7 @@ StructureResult analyze_structure(const FlatModel& flat, const ModeSet& modes, D
                         all_fixed = false;
                 }
                 if (!all_fixed) continue;
-                auto r = numeric_value(c.residual.subs(at, kSubs));
+                auto r = numeric_value(c.residual.subs(at, kExactSubs));
                 if (!r || !r->is_real() || std::abs(r->to_double()) <= 1e-9) continue;
                 sink.report(rule::structure_inconsistent_start, eq_range(c.row),
                             fmt::format("the fixed start values violate the consistency condition 0 = {} of {} "

@@ -96,25 +96,11 @@ TEST(ModeChangeArray, CupAndBallHeightOneMatchesLikeThePaper) {
 namespace modeaudit {
 namespace {
 
-// Restart variables of the new mode at the tail: v^(m)@K with m < d_v.
-std::vector<int> restart_variables(const Fixture& f, const ModeChangeArray& a) {
-    std::vector<int> out;
-    const Mode& next = f.fe.modes().modes[1];
-    const ModeStructure& ns = f.fe.state.structure->modes[1];
-    for (std::size_t j = 0; j < a.variables.size(); ++j) {
-        const ArrayVariable& v = a.variables[j];
-        if (!a.dependent[j] || v.instant != a.height) continue;
-        for (std::size_t c = 0; c < next.unknowns.size(); ++c)
-            if (next.unknowns[c] == v.variable && v.order < ns.sigma.d[c]) out.push_back(static_cast<int>(j));
-    }
-    return out;
-}
-
 TEST(Rescaling, CupAndBallOffsetsAreOneOnTheAccelerationsAndLambda) {
     Fixture f;
     ModeChangeArray a = build_mode_change_array(f.input(), 1);
     ASSERT_TRUE(a.matched);
-    RescalingResult r = solve_rescaling(a, restart_variables(f, a));
+    RescalingResult r = solve_rescaling(a, restart_variables(f.input(), a));
     ASSERT_TRUE(r.solved) << (r.core.empty() ? "" : r.core[0]);
     EXPECT_FALSE(r.recheck_failure.has_value()) << r.recheck_failure.value_or("");
     std::map<std::string, int> impulsive;
@@ -125,7 +111,7 @@ TEST(Rescaling, CupAndBallOffsetsAreOneOnTheAccelerationsAndLambda) {
     RescalingResult bad = r;
     for (std::size_t j = 0; j < a.variables.size(); ++j)
         if (a.symbol(a.variables[j]).get_name() == "lambda") bad.mu[j] = 0;
-    EXPECT_TRUE(check_rescaling(a, restart_variables(f, a), bad).has_value());
+    EXPECT_TRUE(check_rescaling(a, restart_variables(f.input(), a), bad).has_value());
 }
 
 // Paper notes 6.7 / section 10: at K = 2 the cup-and-ball array has
@@ -135,7 +121,7 @@ TEST(Rescaling, CupAndBallHeightTwoIsNotGood) {
     Fixture f;
     ModeChangeArray a = build_mode_change_array(f.input(), 2);
     ASSERT_TRUE(a.matched) << a.why_not_matched;
-    RescalingResult r = solve_rescaling(a, restart_variables(f, a));
+    RescalingResult r = solve_rescaling(a, restart_variables(f.input(), a));
     EXPECT_FALSE(r.solved);
     bool names_goodness = false;
     for (const std::string& c : r.core) names_goodness = names_goodness || c.find("goodness (124)") != std::string::npos;
@@ -145,7 +131,7 @@ TEST(Rescaling, CupAndBallHeightTwoIsNotGood) {
 TEST(Restart, CupAndBallCaptureGivesTheSeedNumbers) {
     Fixture f;
     ModeChangeArray a = build_mode_change_array(f.input(), 1);
-    RescalingResult r = solve_rescaling(a, restart_variables(f, a));
+    RescalingResult r = solve_rescaling(a, restart_variables(f.input(), a));
     ASSERT_TRUE(r.solved);
     RestartSystem s = procedure1(f.input(), a, r);
     EXPECT_TRUE(s.rule1) << s.rule1_note;
@@ -176,26 +162,12 @@ TEST(Restart, FirstOrderCupAndBallFromTheCorpusGivesTheSeedNumbers) {
     ASSERT_EQ(nt.velocity_of.size(), 2u);
     EXPECT_EQ(nt.velocity_of.at(fe->flat().find_variable("vx")), fe->flat().find_variable("x"));
     EXPECT_EQ(nt.next_structure.sigma.index, 3);
-    ArrayInput in;
-    in.flat = &fe->flat();
-    in.previous = &nt.previous;
-    in.previous_structure = &nt.previous_structure;
-    in.next = &nt.next;
-    in.next_structure = &nt.next_structure;
-    in.transition = &fe->modes().transitions.at(0);
+    ArrayInput in = array_input(fe->flat(), nt, fe->modes().transitions.at(0));
     ModeChangeArray a0 = build_mode_change_array(in, 0);
     EXPECT_FALSE(a0.matched);
     ModeChangeArray a = build_mode_change_array(in, 1);
     ASSERT_TRUE(a.matched) << a.why_not_matched;
-    std::vector<int> restart;
-    for (std::size_t j = 0; j < a.variables.size(); ++j) {
-        const ArrayVariable& v = a.variables[j];
-        if (!a.dependent[j] || v.instant != a.height) continue;
-        for (std::size_t c = 0; c < in.next->unknowns.size(); ++c)
-            if (in.next->unknowns[c] == v.variable && v.order < in.next_structure->sigma.d[c])
-                restart.push_back(static_cast<int>(j));
-    }
-    RescalingResult r = solve_rescaling(a, restart);
+    RescalingResult r = solve_rescaling(a, restart_variables(in, a));
     ASSERT_TRUE(r.solved) << (r.core.empty() ? "" : r.core[0]);
     EXPECT_FALSE(r.recheck_failure.has_value());
     RestartSystem s = procedure1(in, a, r);
@@ -272,28 +244,13 @@ TEST(ModeChangeArray, RestitutionIntoTheTautModeContradictsTangency) {
     const Transition& t = fe->modes().transitions.at(0);
     ASSERT_EQ(t.restart_constraints.size(), 1u);
     NormalizedTransition nt = normalize_first_order(fe->flat(), fe->modes().modes[0], fe->modes().modes[1]);
-    ArrayInput in;
-    in.flat = &fe->flat();
-    in.previous = &nt.previous;
-    in.previous_structure = &nt.previous_structure;
-    in.next = &nt.next;
-    in.next_structure = &nt.next_structure;
-    in.transition = &t;
-    in.velocity_of = &nt.velocity_of;
+    ArrayInput in = array_input(fe->flat(), nt, t);
     for (int K = 0; K <= 2; ++K) {
         ModeChangeArray a = build_mode_change_array(in, K);
         EXPECT_FALSE(a.matched) << "K = " << K;
         if (a.matched) {
             // A matching alone is not a restart: no good rescaling may exist.
-            std::vector<int> restart;
-            for (std::size_t j = 0; j < a.variables.size(); ++j) {
-                const ArrayVariable& v = a.variables[j];
-                if (!a.dependent[j] || v.instant != a.height) continue;
-                for (std::size_t c = 0; c < nt.next.unknowns.size(); ++c)
-                    if (nt.next.unknowns[c] == v.variable && v.order < nt.next_structure.sigma.d[c])
-                        restart.push_back(static_cast<int>(j));
-            }
-            RescalingResult r = solve_rescaling(a, restart);
+            RescalingResult r = solve_rescaling(a, restart_variables(in, a));
             bool restartable = r.solved && procedure1(in, a, r).rule1;
             EXPECT_FALSE(restartable) << "K = " << K << " gives a restart despite the contradiction";
         }
