@@ -36,4 +36,15 @@ void run_mode_checks(const FlatModel& flat, const ModeSet& modes, DiagnosticSink
     apply_suppressions(flat, sink, from);
 }
 
+void run_restart_checks(const FlatModel& flat, const ModeSet& modes, const RestartStageResult& restarts,
+                        DiagnosticSink& sink) {
+    std::size_t from = sink.size();
+    check_restart_undetermined(flat, modes, restarts, sink);
+    check_restart_inconsistent(flat, modes, restarts, sink);
+    check_restart_unsupported_nonlinear(flat, modes, restarts, sink);
+    check_restart_impulsive(flat, modes, restarts, sink);
+    check_restart_not_analysed(flat, modes, restarts, sink);
+    apply_suppressions(flat, sink, from);
+}
+
 }  // namespace modeaudit

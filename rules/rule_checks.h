@@ -6,6 +6,7 @@
 #include "common/diagnostics.h"
 #include "flatten/flat_model.h"
 #include "modes/modes.h"
+#include "restart/verdict.h"
 
 namespace modeaudit {
 
@@ -16,11 +17,24 @@ void check_flatten_continuous_assigned_in_when(const FlatModel& flat, Diagnostic
 void check_flatten_unbalanced_if(const FlatModel& flat, DiagnosticSink& sink);
 // rules/modes/*.cpp
 void check_modes_unbalanced(const FlatModel& flat, const ModeSet& modes, DiagnosticSink& sink);
+// rules/restart/*.cpp
+void check_restart_undetermined(const FlatModel& flat, const ModeSet& modes, const RestartStageResult& r,
+                                DiagnosticSink& sink);
+void check_restart_inconsistent(const FlatModel& flat, const ModeSet& modes, const RestartStageResult& r,
+                                DiagnosticSink& sink);
+void check_restart_unsupported_nonlinear(const FlatModel& flat, const ModeSet& modes, const RestartStageResult& r,
+                                         DiagnosticSink& sink);
+void check_restart_impulsive(const FlatModel& flat, const ModeSet& modes, const RestartStageResult& r,
+                             DiagnosticSink& sink);
+void check_restart_not_analysed(const FlatModel& flat, const ModeSet& modes, const RestartStageResult& r,
+                                DiagnosticSink& sink);
 
 // Run every check of a stage, in table order, then apply the model's
 // suppressions (annotation(__ModeAudit(suppress = {...}))) to what they found.
 void run_flatten_checks(const FlatModel& flat, DiagnosticSink& sink);
 void run_mode_checks(const FlatModel& flat, const ModeSet& modes, DiagnosticSink& sink);
+void run_restart_checks(const FlatModel& flat, const ModeSet& modes, const RestartStageResult& restarts,
+                        DiagnosticSink& sink);
 
 // Marks as suppressed the findings from index `from` on that the model's
 // suppressions silence: model-level ones everywhere, equation- and

@@ -33,6 +33,8 @@ class Builder {
 public:
     Builder(const ArrayInput& in, ModeChangeArray& a) : in_(in), a_(a), flat_(*in.flat) {
         for (std::size_t j = 0; j < in.next->unknowns.size(); ++j) unknown_col_[in.next->unknowns[j]] = static_cast<int>(j);
+        if (in.transient)
+            for (int v : in.transient->unknowns) unknown_col_.emplace(v, -1);
     }
 
     const GiNaC::symbol& sym(const ArrayVariable& v) {
@@ -92,42 +94,57 @@ private:
     std::set<ArrayVariable> data_;  // previous-mode data (see run)
 };
 
-void Builder::run(int K) {
-    const Mode& next = *in_.next;
-    const ModeStructure& ns = *in_.next_structure;
-    a_.height = K;
-    // The completed new-mode system by row: f, f', ..., f^(c_f).
-    std::vector<std::vector<ex>> completed(next.equations.size());
-    for (const CompletedEquation& c : ns.consistency) {
+// The completed system of a mode by row: f, f', ..., f^(c_f).
+std::vector<std::vector<ex>> completed_rows(const Mode& mode, const ModeStructure& ms) {
+    std::vector<std::vector<ex>> completed(mode.equations.size());
+    auto put = [&](const CompletedEquation& c) {
         auto& v = completed[static_cast<std::size_t>(c.row)];
         if (v.size() <= static_cast<std::size_t>(c.order)) v.resize(static_cast<std::size_t>(c.order) + 1);
         v[static_cast<std::size_t>(c.order)] = c.residual;
-    }
-    for (const CompletedEquation& c : ns.reduced) {
-        auto& v = completed[static_cast<std::size_t>(c.row)];
-        if (v.size() <= static_cast<std::size_t>(c.order)) v.resize(static_cast<std::size_t>(c.order) + 1);
-        v[static_cast<std::size_t>(c.order)] = c.residual;
-    }
-    // Rows common to both modes: the same flat equation with the same residual.
-    std::vector<bool> common(next.equations.size(), false);
-    for (std::size_t f = 0; f < next.equations.size(); ++f)
-        for (const ModeEquation& pe : in_.previous->equations)
-            if (pe.equation == next.equations[f].equation &&
-                (pe.residual - next.equations[f].residual).expand().is_zero())
+    };
+    for (const CompletedEquation& c : ms.consistency) put(c);
+    for (const CompletedEquation& c : ms.reduced) put(c);
+    return completed;
+}
+
+// Rows of `mode` common to `previous`: the same flat equation with the same residual.
+std::vector<bool> common_rows(const Mode& mode, const Mode& previous) {
+    std::vector<bool> common(mode.equations.size(), false);
+    for (std::size_t f = 0; f < mode.equations.size(); ++f)
+        for (const ModeEquation& pe : previous.equations)
+            if (pe.equation == mode.equations[f].equation &&
+                (pe.residual - mode.equations[f].residual).expand().is_zero())
                 common[f] = true;
-    for (std::size_t f = 0; f < completed.size(); ++f)
-        for (std::size_t j = 0; j < completed[f].size(); ++j)
-            for (int k = 0; k <= K; ++k) {
+    return common;
+}
+
+void Builder::run(int K) {
+    a_.height = K;
+    const bool cascade = in_.transient != nullptr;
+    std::vector<std::vector<ex>> completed = completed_rows(*in_.next, *in_.next_structure);
+    std::vector<bool> common = common_rows(*in_.next, *in_.previous);
+    std::vector<std::vector<ex>> head = cascade ? completed_rows(*in_.transient, *in_.transient_structure) : completed;
+    std::vector<bool> head_common = cascade ? common_rows(*in_.transient, *in_.previous) : common;
+    // Which array equations are copies of rows common to the previous mode.
+    std::vector<bool> copy_common;
+    auto add_copies = [&](const std::vector<std::vector<ex>>& rows, const std::vector<bool>& com, char letter,
+                          int k) {
+        for (std::size_t f = 0; f < rows.size(); ++f)
+            for (std::size_t j = 0; j < rows[f].size(); ++j) {
                 ArrayEquation eq;
                 eq.kind = ArrayEquation::Kind::Model;
-                eq.name = fmt::format("e{}{}{}", f + 1, std::string(j, '\''), k ? fmt::format("@{}", k) : "");
-                eq.residual = shift(completed[f][j], k);
+                eq.name = fmt::format("{}{}{}{}", letter, f + 1, std::string(j, '\''), k ? fmt::format("@{}", k) : "");
+                eq.residual = shift(rows[f][j], k);
                 eq.row = static_cast<int>(f);
                 eq.order = static_cast<int>(j);
                 eq.instant = k;
-                eq.enabled = k == K || common[f];
+                eq.enabled = k == K || com[f];
                 a_.equations.push_back(eq);
+                copy_common.push_back(com[f]);
             }
+    };
+    for (int k = 0; k < K; ++k) add_copies(head, head_common, cascade ? 't' : 'e', k);
+    add_copies(completed, common, 'e', K);
     // Restart constraints: pre(v) -> v@0 (previous-mode data), v -> v@K.
     int t_count = 0;
     for (const WhenAction& t : in_.transition->restart_constraints) {
@@ -157,6 +174,7 @@ void Builder::run(int K) {
         eq.instant = K;
         eq.enabled = true;
         a_.equations.push_back(eq);
+        copy_common.push_back(false);
     }
     // Chain closure with Euler identities: within each (variable, total
     // degree) class, consecutive variables by decreasing order (paper notes
@@ -208,8 +226,7 @@ void Builder::run(int K) {
         grew = false;
         for (std::size_t ei = 0; ei < a_.equations.size(); ++ei) {
             const ArrayEquation& e = a_.equations[ei];
-            bool usable = e.kind == ArrayEquation::Kind::Euler ||
-                          (e.instant == 0 && e.row >= 0 && common[static_cast<std::size_t>(e.row)]);
+            bool usable = e.kind == ArrayEquation::Kind::Euler || (e.instant == 0 && ei < copy_common.size() && copy_common[ei]);
             if (!usable) continue;
             std::vector<ArrayVariable> open;
             for (const ArrayVariable& v : variables_of(e.residual))
@@ -246,6 +263,14 @@ void Builder::run(int K) {
         if (e.kind == ArrayEquation::Kind::Model) {
             for (const ex& g : root_shifts)
                 if ((e.residual - g).expand().is_zero() || (e.residual + g).expand().is_zero()) e.fact = true;
+            std::size_t ei = static_cast<std::size_t>(&e - a_.equations.data());
+            if (e.instant == 0 && ei < copy_common.size() && copy_common[ei]) {
+                // Held on the previous trajectory when it involves previous-mode data only.
+                bool only_data = true;
+                for (const ArrayVariable& v : variables_of(e.residual))
+                    if (!data_.count(v)) only_data = false;
+                if (only_data) e.fact = true;
+            }
         } else {
             bool only_data = true;
             for (const ArrayVariable& v : variables_of(e.residual))

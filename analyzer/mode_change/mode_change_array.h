@@ -1,10 +1,8 @@
 // Mode-change arrays (seed 001, section 5; paper notes sections 4.1-4.7).
 //
-// Part of the mode_change stage, which is NOT wired into the pipeline yet:
-// this file builds the array of one transition and its matching; the
-// rescaling offsets (Z3), Procedure 1 and the restart verdicts are still to
-// come (issue "Mode changes"). Until then the pipeline's mode_change stage
-// reports "not implemented yet".
+// Part of the mode_change stage: this file builds the array of one
+// transition at one height and its matching; transition_study.h chooses
+// the transitions' parts, routes and heights.
 //
 // For a transition from mode P to mode N at height K, the array holds the
 // completed new-mode equations f^(j), 0 <= j <= c_f, snapshot at instants
@@ -19,6 +17,12 @@
 // seed 001 section 9) join the tail: pre(v) is the previous-mode value at
 // instant 0, v the value at instant K. The enabled equations and the
 // dependent variables must match perfectly (the strict reading).
+//
+// A cascade through a transient mode C (seed 001, section 9; paper notes
+// 7.2): the head instants 0..K-1 hold C's completed equations instead of
+// N's (enabled where common to P), the tail instant K the new long mode N.
+// A copy at instant 0 of an equation common to P whose variables are all
+// previous-mode data held on the previous trajectory: it is a fact.
 #pragma once
 
 #include <ginac/ginac.h>
@@ -82,6 +86,9 @@ struct ArrayInput {
     // Variables eliminated by normalize_first_order (v = der(x)); restart
     // constraints still name them.
     const std::map<int, int>* velocity_of = nullptr;
+    // A cascade: the transient mode whose equations fill the head instants.
+    const Mode* transient = nullptr;
+    const ModeStructure* transient_structure = nullptr;
 };
 
 ModeChangeArray build_mode_change_array(const ArrayInput& in, int height);

@@ -50,7 +50,8 @@ Mode apply(const FlatModel& flat, const Mode& m, const GiNaC::exmap& map, const 
 
 }  // namespace
 
-NormalizedTransition normalize_first_order(const FlatModel& flat, const Mode& previous, const Mode& next) {
+NormalizedTransition normalize_first_order(const FlatModel& flat, const Mode& previous, const Mode& next,
+                                           const Mode* transient) {
     NormalizedTransition n;
     GiNaC::exmap map;
     std::vector<int> drop;
@@ -59,6 +60,12 @@ NormalizedTransition normalize_first_order(const FlatModel& flat, const Mode& pr
         for (const ModeEquation& p : previous.equations)
             if (p.equation == e.equation && (p.residual - e.residual).expand().is_zero()) common = true;
         if (!common) continue;
+        if (transient) {
+            bool in_transient = false;
+            for (const ModeEquation& c : transient->equations)
+                if (c.equation == e.equation && (c.residual - e.residual).expand().is_zero()) in_transient = true;
+            if (!in_transient) continue;
+        }
         auto alias = velocity_alias(flat, e.residual, next.unknowns);
         if (!alias || n.velocity_of.count(alias->first) || n.velocity_of.count(alias->second)) continue;
         auto [v, x] = *alias;
@@ -76,6 +83,11 @@ NormalizedTransition normalize_first_order(const FlatModel& flat, const Mode& pr
     o.numeric_check = false;
     n.previous_structure = analyze_mode(flat, n.previous, o);
     n.next_structure = analyze_mode(flat, n.next, o);
+    if (transient) {
+        n.has_transient = true;
+        n.transient = apply(flat, *transient, map, drop, n.velocity_of);
+        n.transient_structure = analyze_mode(flat, n.transient, o);
+    }
     return n;
 }
 
@@ -88,6 +100,10 @@ ArrayInput array_input(const FlatModel& flat, const NormalizedTransition& n, con
     in.next_structure = &n.next_structure;
     in.transition = &t;
     in.velocity_of = &n.velocity_of;
+    if (n.has_transient) {
+        in.transient = &n.transient;
+        in.transient_structure = &n.transient_structure;
+    }
     return in;
 }
 

@@ -1,5 +1,5 @@
 // First-order formulations normalized for the mode-change array (part of the
-// mode_change stage, not wired into the pipeline yet).
+// mode_change stage).
 //
 // The reconstruction of the paper's array (paper notes 4.2-4.3) is verified
 // on second-order models (x'' + lambda x = 0). Written in first order,
@@ -24,9 +24,16 @@ struct NormalizedTransition {
     Mode previous, next;
     ModeStructure previous_structure, next_structure;
     std::map<int, int> velocity_of;  // eliminated variable v -> x with v = der(x)
+    // A cascade's transient mode, normalized with the same substitution.
+    bool has_transient = false;
+    Mode transient;
+    ModeStructure transient_structure;
 };
 
-NormalizedTransition normalize_first_order(const FlatModel& flat, const Mode& previous, const Mode& next);
+// An alias der(x) = v is used when it is common to both modes (and present
+// in the transient mode, if one is given).
+NormalizedTransition normalize_first_order(const FlatModel& flat, const Mode& previous, const Mode& next,
+                                           const Mode* transient = nullptr);
 
 // The array input of transition t over the normalized modes.
 ArrayInput array_input(const FlatModel& flat, const NormalizedTransition& n, const Transition& t);

@@ -74,6 +74,8 @@ private:
         return Transition::Trigger::Time;
     }
     Mode build_mode(const State& s, const std::vector<std::int64_t>& values) const;
+    void add_contact_modes(ModeSet& set, const std::vector<State>& state_of,
+                           std::map<std::vector<std::int64_t>, int>& mode_index) const;
 };
 
 bool Explorer::is_continuous_relation(const Condition& c) const {
@@ -325,6 +327,51 @@ State Explorer::initial_state() {
     return s;
 }
 
+bool guard_is_equation(const Mode& m, const ex& guard) {
+    if (guard.is_zero()) return false;
+    ex g = guard.expand();
+    for (const ModeEquation& e : m.equations) {
+        ex r = e.residual.expand();
+        if (r.nops() != g.nops()) continue;
+        ex q = GiNaC::normal(r / g);
+        if (GiNaC::is_a<GiNaC::numeric>(q) && !q.is_zero()) return true;
+    }
+    return false;
+}
+
+// A transition with restart constraints whose guard g = 0 is no reachable
+// mode's equation (a rebound that never stays in contact) may still pass
+// through the contact mode during the impact (seed 001, section 9; paper
+// notes 7.2). The mode one Boolean flip away from the source in which
+// g = 0 is an equation is added, marked transient_only.
+void Explorer::add_contact_modes(ModeSet& set, const std::vector<State>& state_of,
+                                 std::map<std::vector<std::int64_t>, int>& mode_index) const {
+    const std::size_t n_transitions = set.transitions.size();
+    for (std::size_t k = 0; k < n_transitions; ++k) {
+        const Transition& t = set.transitions[k];
+        if (t.restart_constraints.empty() || t.trigger != Transition::Trigger::State) continue;
+        ex g = t.guard.expand();
+        if (g.is_zero()) continue;
+        bool found = false;
+        for (std::size_t m = 0; m < set.modes.size() && !found; ++m)
+            found = static_cast<int>(m) != t.from && guard_is_equation(set.modes[m], g);
+        if (found) continue;
+        for (int v : mode_vars_) {
+            if (flat_.variables[static_cast<std::size_t>(v)].type != BaseType::Boolean) continue;
+            State s = state_of[static_cast<std::size_t>(t.from)];
+            s.discrete[static_cast<std::size_t>(v)] ^= 1;
+            auto vals = mode_values(s);
+            if (mode_index.count(vals)) continue;
+            Mode m = build_mode(s, vals);
+            if (!guard_is_equation(m, g)) continue;
+            m.transient_only = true;
+            mode_index[vals] = static_cast<int>(set.modes.size());
+            set.modes.push_back(std::move(m));
+            break;
+        }
+    }
+}
+
 Mode Explorer::build_mode(const State& s, const std::vector<std::int64_t>& values) const {
     Mode m;
     m.values = values;
@@ -437,6 +484,7 @@ ModeSet Explorer::run() {
     std::deque<State> queue{init};
     seen[init] = true;
     std::set<std::tuple<int, int, std::string, int>> recorded;
+    std::vector<State> state_of;  // a state of each mode
     Progress progress("modes", 0, limits_.progress && Progress::stderr_is_terminal());
     auto mode_of = [&](const State& s) {
         auto vals = mode_values(s);
@@ -444,6 +492,7 @@ ModeSet Explorer::run() {
         if (it != mode_index.end()) return it->second;
         int idx = static_cast<int>(set.modes.size());
         set.modes.push_back(build_mode(s, vals));
+        state_of.push_back(s);
         progress.advance();
         mode_index[vals] = idx;
         return idx;
@@ -458,6 +507,10 @@ ModeSet Explorer::run() {
                 set.complete = false;
                 return;
             }
+            // A guard that is itself an equation of the source mode stays 0
+            // there: it never crosses, so the transition cannot fire (the
+            // taut rope's own length condition).
+            if (guard_is_equation(set.modes[static_cast<std::size_t>(from)], tr.guard)) return;
             int to = mode_of(t);
             tr.from = from;
             tr.to = to;
@@ -525,6 +578,7 @@ ModeSet Explorer::run() {
         }
     }
     progress.finish();
+    add_contact_modes(set, state_of, mode_index);
     if (!set.complete)
         sink_.report(rule::modes_limit_reached, flat_.range,
                      set.modes.size() >= limits_.max_modes
@@ -551,7 +605,7 @@ void dump_modes(const FlatModel& flat, const ModeSet& modes, std::ostream& out) 
     for (std::size_t i = 0; i < modes.modes.size(); ++i) {
         const Mode& m = modes.modes[i];
         out << fmt::format("mode {} [{}]{}: {} equations, {} unknowns\n", i, m.id.empty() ? "single mode" : m.id,
-                           i == 0 ? " (initial)" : "", m.equations.size(), m.unknowns.size());
+                           i == 0 ? " (initial)" : m.transient_only ? " (transient only: contact mode of an impact)" : "", m.equations.size(), m.unknowns.size());
         for (const ModeEquation& e : m.equations) {
             const FlatEquation& fe = flat.equations[static_cast<std::size_t>(e.equation)];
             out << fmt::format("  0 = {}  // line {}\n", canonical_in(flat, e.residual), fe.range.begin.line);

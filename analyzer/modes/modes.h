@@ -48,6 +48,9 @@ struct Mode {
     std::vector<ModeEquation> equations;
     std::vector<int> unknowns;         // continuous (non-parameter, non-discrete) variables
     std::vector<int> asserts;          // indices into FlatModel::asserts active in this mode
+    // Not reachable as a long mode: the contact mode of a guard, used only
+    // transiently during an impact with restart constraints (a cascade).
+    bool transient_only = false;
 };
 
 struct Transition {

@@ -44,6 +44,32 @@ void dump_structure_stage(const PipelineState& s, std::ostream& out) {
     dump_structure(*s.flat, *s.modes, *s.structure, out);
 }
 
+StageOutcome run_mode_change(PipelineState& s, const RunOptions& o) {
+    ModeChangeOptions mo = o.mode_change;
+    mo.progress = o.progress;
+    s.mode_change = std::make_unique<ModeChangeResult>(study_transitions(*s.flat, *s.modes, *s.structure, mo));
+    return StageOutcome::Ok;
+}
+void dump_mode_change_stage(const PipelineState& s, std::ostream& out) {
+    dump_mode_change(*s.flat, *s.modes, *s.mode_change, out);
+}
+
+StageOutcome run_rescaling(PipelineState& s, const RunOptions& o) {
+    s.rescaling = std::make_unique<RescalingStageResult>(rescale_transitions(*s.flat, *s.mode_change, o.progress));
+    return StageOutcome::Ok;
+}
+void dump_rescaling_stage(const PipelineState& s, std::ostream& out) {
+    dump_rescaling(*s.flat, *s.mode_change, *s.rescaling, out);
+}
+
+StageOutcome run_restart(PipelineState& s, const RunOptions&) {
+    s.restarts = std::make_unique<RestartStageResult>(
+        derive_restarts(*s.flat, *s.modes, *s.structure, *s.mode_change, *s.rescaling));
+    run_restart_checks(*s.flat, *s.modes, *s.restarts, s.sink);
+    return StageOutcome::Ok;
+}
+void dump_restart_stage(const PipelineState& s, std::ostream& out) { dump_restarts(*s.flat, *s.modes, *s.restarts, out); }
+
 // The stage table, in data-flow order. Unbuilt stages are listed so that the
 // command line can say precisely what is missing.
 constexpr std::array kStages{
@@ -54,9 +80,10 @@ constexpr std::array kStages{
           dump_modes_stage},
     Stage{"structure", "per-mode Sigma-method, Dulmage-Mendelsohn, numerical regularity", true,
           run_structure, dump_structure_stage},
-    Stage{"mode_change", "mode-change arrays of every transition", false, nullptr, nullptr},
-    Stage{"rescaling", "rescaling offsets with Z3", false, nullptr, nullptr},
-    Stage{"restart", "hot restart of every transition", false, nullptr, nullptr},
+    Stage{"mode_change", "mode-change arrays of every transition", true, run_mode_change,
+          dump_mode_change_stage},
+    Stage{"rescaling", "rescaling offsets with Z3", true, run_rescaling, dump_rescaling_stage},
+    Stage{"restart", "hot restart of every transition", true, run_restart, dump_restart_stage},
     Stage{"verification", "conservation laws, admissibility, impact laws", false, nullptr, nullptr},
     Stage{"simulation", "reference simulation with guaranteed event location", false, nullptr,
           nullptr},

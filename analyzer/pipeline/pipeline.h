@@ -25,6 +25,9 @@
 #include "modes/modes.h"
 #include "parse/ast.h"
 #include "parse/parser.h"
+#include "mode_change/transition_study.h"
+#include "rescaling/rescaling.h"
+#include "restart/verdict.h"
 #include "structure/structure.h"
 
 namespace modeaudit {
@@ -34,6 +37,7 @@ struct RunOptions {
     FlattenOptions flatten;
     ModeLimits modes;
     StructureOptions structure;
+    ModeChangeOptions mode_change;
     bool progress = false;  // progress line on stderr (only when it is a terminal)
 };
 
@@ -46,6 +50,9 @@ struct PipelineState {
     std::unique_ptr<FlatModel> flat;              // flatten
     std::unique_ptr<ModeSet> modes;               // modes
     std::unique_ptr<StructureResult> structure;   // structure
+    std::unique_ptr<ModeChangeResult> mode_change;      // mode_change
+    std::unique_ptr<RescalingStageResult> rescaling;    // rescaling
+    std::unique_ptr<RestartStageResult> restarts;       // restart
 };
 
 enum class StageOutcome {

@@ -69,7 +69,8 @@ std::vector<Monomial> monomials_of(const ModeChangeArray& a, const GiNaC::ex& re
     return out;
 }
 
-RescalingResult solve_rescaling(const ModeChangeArray& a, const std::vector<int>& restart_variables) {
+RescalingResult solve_rescaling(const ModeChangeArray& a, const std::vector<int>& restart_variables,
+                                bool nonlinear_finite) {
     RescalingResult r;
     MODEAUDIT_ASSERT(a.matched, "rescaling of an array without a matching");
     z3::context ctx;
@@ -96,7 +97,7 @@ RescalingResult solve_rescaling(const ModeChangeArray& a, const std::vector<int>
         const ArrayEquation& eq = a.equations[static_cast<std::size_t>(ei)];
         std::vector<int> atoms;
         std::vector<Monomial> mons = monomials_of(a, eq.residual, atoms);
-        for (int j : atoms)
+        for (int j : nonlinear_finite ? atoms : std::vector<int>{})
             named.emplace_back(fmt::format("nonlinear in {}: {} must not be impulsive", eq.name,
                                            a.symbol(a.variables[static_cast<std::size_t>(j)]).get_name()),
                                mu[static_cast<std::size_t>(j)] == 0);
@@ -155,12 +156,12 @@ RescalingResult solve_rescaling(const ModeChangeArray& a, const std::vector<int>
         (void)xj;
     }
     r.solved = true;
-    r.recheck_failure = check_rescaling(a, restart_variables, r);
+    r.recheck_failure = check_rescaling(a, restart_variables, r, nonlinear_finite);
     return r;
 }
 
 std::optional<std::string> check_rescaling(const ModeChangeArray& a, const std::vector<int>& restart_variables,
-                                           const RescalingResult& r) {
+                                           const RescalingResult& r, bool nonlinear_finite) {
     if (r.mu.size() != a.variables.size()) return "wrong number of offsets";
     for (std::size_t j = 0; j < a.variables.size(); ++j) {
         if (r.mu[j] < 0) return fmt::format("negative offset for {}", a.symbol(a.variables[j]).get_name());
@@ -174,7 +175,8 @@ std::optional<std::string> check_rescaling(const ModeChangeArray& a, const std::
         std::vector<int> atoms;
         std::vector<Monomial> mons = monomials_of(a, a.equations[static_cast<std::size_t>(ei)].residual, atoms);
         for (int j : atoms)
-            if (r.mu[static_cast<std::size_t>(j)] != 0) return "an impulsive variable inside a non-polynomial term";
+            if (nonlinear_finite && r.mu[static_cast<std::size_t>(j)] != 0)
+                return "an impulsive variable inside a non-polynomial term";
         long with = -1000000, without = -1000000;
         for (const Monomial& m : mons) {
             long v = value(m, r.mu);

@@ -11,14 +11,18 @@
 // minimises the sum of the offsets; every assertion is named by its
 // provenance, so an unsat core reads as a diagnosis; and the model Z3
 // returns is re-checked here by our own evaluation of the constraints.
+// The rescaling stage (rescaling_stage.cpp) solves every matched array of
+// every route of the mode_change stage.
 #pragma once
 
 #include <map>
+#include <ostream>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "mode_change/mode_change_array.h"
+#include "mode_change/transition_study.h"
 
 namespace modeaudit {
 
@@ -43,10 +47,33 @@ struct RescalingResult {
 std::vector<Monomial> monomials_of(const ModeChangeArray& a, const GiNaC::ex& residual, std::vector<int>& atoms);
 
 // `restart_variables`: indices of array variables that must not be impulsive.
-RescalingResult solve_rescaling(const ModeChangeArray& a, const std::vector<int>& restart_variables);
+// With `nonlinear_finite` false, axiom 112 is left out: used only to tell
+// whether an impulse inside a non-polynomial function is what blocks the
+// restart (the verdict "unsupported").
+RescalingResult solve_rescaling(const ModeChangeArray& a, const std::vector<int>& restart_variables,
+                                bool nonlinear_finite = true);
 
 // Our own check: every constraint holds for mu; returns the first violation.
 std::optional<std::string> check_rescaling(const ModeChangeArray& a, const std::vector<int>& restart_variables,
-                                           const RescalingResult& r);
+                                           const RescalingResult& r, bool nonlinear_finite = true);
+
+// ---- the rescaling stage ----------------------------------------------------
+struct ArrayRescaling {
+    std::optional<RescalingResult> result;   // for a matched array
+    std::optional<RescalingResult> relaxed;  // unsat because of axiom 112: the same without it
+    // Unsat with goodness (124) among the conflict: the least offsets
+    // without it, whose impulsive restart variables are the set Y of
+    // Corollary 1 (paper notes 5.8).
+    std::optional<RescalingResult> without_goodness;
+};
+
+struct RescalingStageResult {
+    // [transition][route][array], parallel to ModeChangeResult.
+    std::vector<std::vector<std::vector<ArrayRescaling>>> arrays;
+};
+
+RescalingStageResult rescale_transitions(const FlatModel& flat, const ModeChangeResult& mc, bool progress = false);
+void dump_rescaling(const FlatModel& flat, const ModeChangeResult& mc, const RescalingStageResult& r,
+                    std::ostream& out);
 
 }  // namespace modeaudit

@@ -4,7 +4,7 @@
 // q.v = 0. The free mode is the admissible continuation (v+ = (0.2, 1.4)).
 // status: flawed
 // expect: flatten-restart-constraint at 31:5
-// pending: restart-inconsistent (restart stage): tangency contradicts the restitution law; free mode admissible
+// expect: restart-inconsistent at 29:3 "contradict mode taut=true"
 model CupAndBallRestitutionTaut
   parameter Real L = 1 "rope length";
   parameter Real g = 9.81 "gravity";

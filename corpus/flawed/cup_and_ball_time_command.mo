@@ -3,8 +3,10 @@
 // The event implies no equality on the state, so position continuity and the
 // circle x^2 + y^2 = L^2 cannot both hold: no good rescaling exists and the
 // restart is undetermined; a law for reeling or compliance is missing.
+// Corollary 1 (seed 001, Appendix D.2) finds the restart positions
+// determined by the array and the velocities not.
 // status: flawed
-// pending: restart-undetermined (restart stage): positions and velocities have no determining relation
+// expect: restart-undetermined at 30:3 "vx, vy have no determining relation"
 model CupAndBallTimeCommand
   parameter Real L = 1 "rope length";
   parameter Real g = 9.81 "gravity";

@@ -2,6 +2,7 @@
 // then the rope becomes taut and captures the ball inelastically.
 // Unit mass, L = 1 m, g = 9.81 m/s^2, q0 = (0.4, -0.74905), v0 = (2, -0.019).
 // status: good
+// expect: restart-impulsive at 31:3 "lambda of order 1"
 // Expected once the later stages exist (seed 000, 5.2): event at t = 0.1 s with
 // q- = (0.6, -0.8), v- = (2, -1); impulsive restart with lambda of order 1,
 // alpha = 2, v+ = (0.8, 0.6); lambda+ = 8.848 (admissible); angular momentum

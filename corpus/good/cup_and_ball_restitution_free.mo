@@ -1,7 +1,8 @@
 // Ball on a rope with a coefficient of restitution e = 0.5 (seed 000,
 // section 5.3): the ball rebounds inward and stays in free flight.
 // status: good
-// expect: flatten-restart-constraint at 29:5
+// expect: flatten-restart-constraint at 30:5
+// expect: restart-impulsive at 29:3 "through the transient mode taut=true"
 // Expected once the restart stage exists: v+ = (0.2, 1.4) m/s, radial
 // component -1, kinetic energy 1 J, angular momentum 1 preserved.
 model CupAndBallRestitutionFree

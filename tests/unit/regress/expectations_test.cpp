@@ -42,16 +42,16 @@ TEST(Expectations, RejectsMalformedHeaders) {
 }
 
 TEST(Expectations, PendingFindingsNameRulesNotBuiltYet) {
-    auto ex = read_expectations("// status: flawed\n// pending: restart-inconsistent (restart stage)\n");
+    auto ex = read_expectations("// status: flawed\n// pending: verify-not-conserved (verification stage)\n");
     EXPECT_TRUE(ex.header_errors.empty());
     ASSERT_EQ(ex.pending.size(), 1u);
-    EXPECT_EQ(ex.pending[0], "restart-inconsistent");
+    EXPECT_EQ(ex.pending[0], "verify-not-conserved");
     // Once a rule exists, a pending line must become an expect line.
     auto built = read_expectations("// status: flawed\n// pending: parse-syntax-error\n");
     ASSERT_FALSE(built.header_errors.empty());
     EXPECT_NE(built.header_errors[0].find("turn 'pending:' into 'expect:'"), std::string::npos);
     // A good model has nothing pending.
-    EXPECT_FALSE(read_expectations("// status: good\n// pending: restart-inconsistent\n").header_errors.empty());
+    EXPECT_FALSE(read_expectations("// status: good\n// pending: verify-not-conserved\n").header_errors.empty());
 }
 
 TEST(Expectations, ComparisonFailsOnMissingAndOnUnexpectedDiagnostics) {

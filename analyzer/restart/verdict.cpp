@@ -1,0 +1,580 @@
+#include "restart/verdict.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <set>
+
+#include "flatten/expression_builder.h"
+#include "flatten/flattener.h"
+#include "structure/dulmage_mendelsohn.h"
+
+namespace modeaudit {
+
+std::string_view verdict_name(Verdict v) {
+    switch (v) {
+        case Verdict::Continuous: return "continuous";
+        case Verdict::Impulsive: return "impulsive";
+        case Verdict::Supplied: return "supplied";
+        case Verdict::Undetermined: return "undetermined";
+        case Verdict::Inconsistent: return "inconsistent";
+        case Verdict::Unsupported: return "unsupported";
+        case Verdict::NotAnalysed: return "not-analysed";
+    }
+    return "not-analysed";
+}
+
+std::string display_name(const TransitionRestart& r, const std::string& symbol) {
+    auto it = r.display.find(symbol);
+    return it == r.display.end() ? symbol : it->second;
+}
+
+namespace {
+
+// Renames derivative names of first-order aliases: with vx = der(x),
+// "der(x)" reads "vx" and "der(x,m)" reads "der(vx)" / "der(vx,m-1)".
+class Renamer {
+public:
+    Renamer(const FlatModel& flat, const std::map<int, int>& velocity_of) {
+        for (const auto& [v, x] : velocity_of) {
+            const std::string& xn = flat.variables[static_cast<std::size_t>(x)].name;
+            const std::string& vn = flat.variables[static_cast<std::size_t>(v)].name;
+            for (int m = std::max(2, flat.symbols.highest_derivative(x)); m >= 2; --m)
+                pairs_.emplace_back(fmt::format("der({},{})", xn, m),
+                                    m == 2 ? fmt::format("der({})", vn) : fmt::format("der({},{})", vn, m - 1));
+            pairs_.emplace_back(fmt::format("der({})", xn), vn);
+        }
+    }
+    std::string operator()(std::string s) const {
+        for (const auto& [from, to] : pairs_)
+            for (std::size_t p = s.find(from); p != std::string::npos; p = s.find(from, p + to.size()))
+                s.replace(p, from.size(), to);
+        return s;
+    }
+
+private:
+    std::vector<std::pair<std::string, std::string>> pairs_;
+};
+
+// Replaces every symbol of `e` whose display name differs by a symbol of
+// that name, for printing.
+GiNaC::ex for_display(const GiNaC::ex& e, const Renamer& rename, std::map<std::string, GiNaC::symbol>& pool) {
+    GiNaC::exmap m;
+    for (GiNaC::const_preorder_iterator it = e.preorder_begin(); it != e.preorder_end(); ++it) {
+        if (!GiNaC::is_a<GiNaC::symbol>(*it)) continue;
+        const std::string& n = GiNaC::ex_to<GiNaC::symbol>(*it).get_name();
+        std::string d = rename(n);
+        if (d == n) continue;
+        auto p = pool.find(d);
+        if (p == pool.end()) p = pool.emplace(d, GiNaC::symbol(d)).first;
+        m[*it] = p->second;
+    }
+    return m.empty() ? e : e.subs(m, kExactSubs);
+}
+
+bool implied_by_guard(const GiNaC::ex& c, const Transition& t) {
+    if (t.trigger != Transition::Trigger::State) return false;
+    GiNaC::ex g = t.guard.expand();
+    if (g.is_zero()) return false;
+    GiNaC::ex q = GiNaC::normal(c.expand() / g);
+    return GiNaC::is_a<GiNaC::numeric>(q);
+}
+
+struct Good {
+    int height_index = -1;
+    RestartSystem system;
+};
+
+std::optional<Good> good_solution(const FlatModel& flat, const TransitionStudy& st, const Route& route,
+                                  const std::vector<ArrayRescaling>& rs) {
+    ArrayInput in = route_input(flat, route, st);
+    for (std::size_t h = 0; h < route.arrays.size(); ++h) {
+        const auto& r = rs[h].result;
+        if (!r || !r->solved || r->recheck_failure) continue;
+        RestartSystem s = procedure1(in, route.arrays[h], *r);
+        if (s.rule1) return Good{static_cast<int>(h), std::move(s)};
+    }
+    return std::nullopt;
+}
+
+class Deriver {
+public:
+    Deriver(const FlatModel& flat, const ModeSet& modes, const ModeChangeResult& mc, const RescalingStageResult& rs)
+        : flat_(flat), modes_(modes), mc_(mc), rs_(rs) {}
+
+    TransitionRestart run(std::size_t ti) {
+        const TransitionStudy& st = mc_.transitions[ti];
+        const Transition& t = modes_.transitions[ti];
+        TransitionRestart out;
+        out.transition = static_cast<int>(ti);
+        if (!st.skipped.empty()) {
+            out.verdict = Verdict::NotAnalysed;
+            out.explanation = "not analysed: " + st.skipped;
+            return out;
+        }
+        if (!t.resets.empty()) return supplied(st, t, std::move(out));
+        if (static_continuous(st, t, out)) return out;
+        const auto& rts = rs_.arrays[ti];
+        const Route& direct = st.routes[0];
+        Renamer rename(flat_, direct.normalized.velocity_of);
+        if (auto g = good_solution(flat_, st, direct, rts[0])) {
+            fill(out, st, 0, *g);
+            out.verdict = out.impulse_orders.empty() ? Verdict::Continuous : Verdict::Impulsive;
+            carried_conditions(out, st, direct, t);
+            out.explanation = out.verdict == Verdict::Continuous
+                                  ? "the states carry over; no variable is impulsive"
+                                  : fmt::format("the restart is impulsive at height {}; the carried states would "
+                                                "violate the new mode's consistency conditions",
+                                                out.height);
+            return out;
+        }
+        // A cascade through the transient contact mode, to the stated target.
+        for (std::size_t k = 1; k < st.routes.size(); ++k) {
+            const Route& r = st.routes[k];
+            if (r.alternative || r.kind != Route::Kind::Cascade) continue;
+            if (auto g = good_solution(flat_, st, r, rts[k])) {
+                fill(out, st, static_cast<int>(k), *g);
+                out.verdict = Verdict::Impulsive;
+                carried_conditions(out, st, r, t);
+                out.explanation = fmt::format("the restart constraints are met through the transient mode {}",
+                                              modes_.modes[static_cast<std::size_t>(r.transient)].id);
+                return out;
+            }
+        }
+        if (auto u = unsupported(st, direct, rts[0], rename)) {
+            out.verdict = Verdict::Unsupported;
+            out.route = 0;
+            out.route_text = direct.describe(modes_);
+            out.nonlinear = *u;
+            out.nonlinear_range = unsupported_range_;
+            out.explanation = "an impulsive variable would enter a non-polynomial function: " + *u;
+            carried_conditions(out, st, direct, t);
+            return out;
+        }
+        if (!t.restart_constraints.empty()) return inconsistent(st, t, std::move(out), rename);
+        return undetermined(st, t, std::move(out), rename);
+    }
+
+private:
+    void fill(TransitionRestart& out, const TransitionStudy& st, int route_index, Good& g) {
+        const Route& route = st.routes[static_cast<std::size_t>(route_index)];
+        Renamer rename(flat_, route.normalized.velocity_of);
+        out.route = route_index;
+        out.route_text = route.describe(modes_);
+        out.height = route.arrays[static_cast<std::size_t>(g.height_index)].height;
+        for (const auto& [name, mu] : g.system.impulse_orders) out.impulse_orders[rename(name)] = mu;
+        std::map<std::string, GiNaC::symbol> pool;
+        for (const GiNaC::ex& e : g.system.equations)
+            out.restart.push_back(canonical(for_display(e, rename, pool)) + " = 0");
+        for (const auto& s : g.system.unknowns) out.display[s.get_name()] = rename(s.get_name());
+        for (const auto& [base, s] : g.system.left_limits) out.display[s.get_name()] = rename(s.get_name());
+        for (const GiNaC::symbol& s : route.normalized.next_structure.states)
+            if (!g.system.restart_values.count(s.get_name())) {
+                std::string n = rename(s.get_name());
+                out.continuous_states.push_back(n);
+                out.restart.push_back(fmt::format("{}+ = pre({})", n, n));
+            }
+        out.system = std::move(g.system);
+    }
+
+    // The new mode's consistency conditions that the carried states do not
+    // meet in general (not implied by the event's root fact).
+    std::vector<std::string> unmet_conditions(const Route& route, const Transition& t) {
+        Renamer rename(flat_, route.normalized.velocity_of);
+        std::map<std::string, GiNaC::symbol> pool;
+        std::vector<std::string> out;
+        for (const CompletedEquation& c : route.normalized.next_structure.consistency)
+            if (!implied_by_guard(c.residual, t)) out.push_back(canonical(for_display(c.residual, rename, pool)) + " = 0");
+        return out;
+    }
+
+    void carried_conditions(TransitionRestart& out, const TransitionStudy& st, const Route& route, const Transition& t) {
+        (void)st;
+        std::vector<std::string> carried;
+        Renamer rename(flat_, route.normalized.velocity_of);
+        for (const GiNaC::symbol& s : route.normalized.previous_structure.states) carried.push_back(rename(s.get_name()));
+        out.standard_tool.action =
+            carried.empty() ? "has no state to carry over"
+                            : fmt::format("keeps {} continuous (no reinit)", fmt::join(carried, ", "));
+        std::vector<std::string> unmet = unmet_conditions(route, t);
+        if (out.verdict == Verdict::Continuous)
+            out.conditions = unmet;  // the carried states must meet them: checked at the event
+        else
+            out.standard_tool.violates = unmet;
+    }
+
+    // The continuous restart shown symbolically (seed 000, 4.2): the new
+    // mode's consistency conditions, with the inherited states at their
+    // left limits and the new mode's other states eliminated (they enter
+    // linearly), leave conditions on the inherited states only; each must
+    // be implied by the event's root fact g = 0, with g written in the
+    // previous mode's states (its algebraic variables eliminated through
+    // its index-reduced equations). Then every state carries over and the
+    // algebraic readouts are whatever the new mode's equations give.
+    bool static_continuous(const TransitionStudy& st, const Transition& t, TransitionRestart& out) {
+        if (t.trigger != Transition::Trigger::State || !t.restart_constraints.empty()) return false;
+        const Route& direct = st.routes[0];
+        const ModeStructure& ps = direct.normalized.previous_structure;
+        const ModeStructure& ns = direct.normalized.next_structure;
+        std::set<std::string> inherited;
+        for (const GiNaC::symbol& s : ps.states) inherited.insert(s.get_name());
+        std::vector<GiNaC::symbol> eliminate;
+        for (const GiNaC::symbol& s : ns.states)
+            if (!inherited.count(s.get_name())) eliminate.push_back(s);
+        // Conditions A z + b = 0 in the eliminated states z.
+        std::vector<std::vector<GiNaC::ex>> rows;
+        for (const CompletedEquation& c : ns.consistency) {
+            GiNaC::ex r = c.residual.expand();
+            std::vector<GiNaC::ex> row;
+            GiNaC::ex rest = r;
+            for (const GiNaC::symbol& z : eliminate) {
+                if (r.degree(z) > 1) return false;
+                GiNaC::ex a = r.coeff(z, 1);
+                for (const GiNaC::symbol& z2 : eliminate)
+                    if (a.has(z2)) return false;
+                row.push_back(a);
+                rest -= a * z;
+            }
+            row.push_back(rest.expand());
+            rows.push_back(row);
+        }
+        std::vector<bool> pivot_row(rows.size(), false);
+        for (std::size_t col = 0; col < eliminate.size(); ++col) {
+            std::size_t p = rows.size();
+            for (std::size_t r = 0; r < rows.size() && p == rows.size(); ++r)
+                if (!pivot_row[r] && !GiNaC::normal(rows[r][col]).is_zero()) p = r;
+            if (p == rows.size()) continue;
+            pivot_row[p] = true;
+            for (std::size_t r = 0; r < rows.size(); ++r) {
+                if (r == p || GiNaC::normal(rows[r][col]).is_zero()) continue;
+                GiNaC::ex f = GiNaC::normal(rows[r][col] / rows[p][col]);
+                for (std::size_t k = 0; k < rows[r].size(); ++k) rows[r][k] = GiNaC::normal(rows[r][k] - f * rows[p][k]);
+            }
+        }
+        GiNaC::ex g = guard_in_states(direct, t);
+        bool any = false;
+        for (std::size_t r = 0; r < rows.size(); ++r) {
+            if (pivot_row[r]) continue;
+            GiNaC::ex cond = rows[r].back();
+            if (cond.is_zero()) continue;
+            any = true;
+            if (g.is_zero() || !GiNaC::is_a<GiNaC::numeric>(GiNaC::normal(cond / g))) return false;
+        }
+        out.verdict = Verdict::Continuous;
+        out.route = 0;
+        out.route_text = direct.describe(modes_) + " (consistency shown symbolically)";
+        out.height = 0;
+        Renamer rename(flat_, direct.normalized.velocity_of);
+        for (const GiNaC::symbol& s : ns.states)
+            if (inherited.count(s.get_name())) {
+                std::string n = rename(s.get_name());
+                out.continuous_states.push_back(n);
+                out.restart.push_back(fmt::format("{}+ = pre({})", n, n));
+            }
+        std::map<std::string, GiNaC::symbol> pool;
+        for (const GiNaC::symbol& z : eliminate)
+            out.restart.push_back(fmt::format("{}+ from the consistency conditions of {}", rename(z.get_name()),
+                                              modes_.modes[static_cast<std::size_t>(t.to)].id));
+        carried_conditions(out, st, direct, t);
+        out.conditions.clear();  // implied by the root fact
+        out.explanation = any ? "the new mode's consistency conditions on the carried states follow from the event's "
+                                "root fact " + canonical(for_display(g, rename, pool)) + " = 0"
+                              : "the new mode sets no consistency condition on the carried states";
+        return true;
+    }
+
+    // The guard with the previous mode's non-state unknowns eliminated by its
+    // index-reduced equations (when they are linear in them); 0 if not possible.
+    GiNaC::ex guard_in_states(const Route& route, const Transition& t) {
+        const ModeStructure& ps = route.normalized.previous_structure;
+        GiNaC::ex g = t.guard;
+        bool needs = false;
+        for (const GiNaC::symbol& l : ps.leading)
+            if (g.has(l)) needs = true;
+        if (!needs) return g.expand();
+        GiNaC::lst eqs, vars;
+        for (const CompletedEquation& c : ps.reduced) eqs.append(c.residual == 0);
+        for (const GiNaC::symbol& l : ps.leading) vars.append(l);
+        try {
+            GiNaC::ex sol = GiNaC::lsolve(eqs, vars);
+            if (sol.nops() != vars.nops()) return 0;
+            GiNaC::exmap m;
+            for (std::size_t k = 0; k < sol.nops(); ++k) m[sol.op(k).op(0)] = sol.op(k).op(1);
+            GiNaC::ex gs = GiNaC::normal(g.subs(m, kExactSubs));
+            for (const GiNaC::symbol& l : ps.leading)
+                if (gs.has(l)) return 0;
+            return gs;
+        } catch (const std::exception&) {
+            return 0;  // not linear in the leading variables
+        }
+    }
+
+    TransitionRestart supplied(const TransitionStudy& st, const Transition& t, TransitionRestart out) {
+        out.verdict = Verdict::Supplied;
+        const Route& direct = st.routes[0];
+        out.route = 0;
+        out.route_text = direct.describe(modes_);
+        Renamer rename(flat_, direct.normalized.velocity_of);
+        std::map<std::string, GiNaC::symbol> pool;
+        GiNaC::exmap to_pre, reset;
+        const Mode& n = modes_.modes[static_cast<std::size_t>(t.to)];
+        for (int v : n.unknowns) to_pre[flat_.symbols.variable(v)] = flat_.symbols.pre(v);
+        std::vector<std::string> reinit;
+        for (const WhenAction& a : t.resets) {
+            reset[flat_.symbols.variable(a.variable)] = a.value.subs(to_pre, kExactSubs);
+            const std::string& name = flat_.variables[static_cast<std::size_t>(a.variable)].name;
+            reinit.push_back(name);
+            out.restart.push_back(fmt::format("{}+ = {}", name, canonical(a.value.subs(to_pre, kExactSubs))));
+        }
+        GiNaC::exmap carried = to_pre;
+        for (const auto& [k, v] : reset) carried[k] = v;
+        for (const GiNaC::symbol& s : direct.normalized.next_structure.states)
+            if (!std::count(reinit.begin(), reinit.end(), s.get_name())) {
+                std::string d = rename(s.get_name());
+                out.continuous_states.push_back(d);
+                out.restart.push_back(fmt::format("{}+ = pre({})", d, d));
+            }
+        for (const CompletedEquation& c : direct.normalized.next_structure.consistency) {
+            GiNaC::ex r = c.residual.subs(carried, kExactSubs).expand();
+            if (r.is_zero() || implied_by_guard(c.residual, t)) continue;
+            out.conditions.push_back(canonical(for_display(r, rename, pool)) + " = 0");
+        }
+        out.standard_tool.action = fmt::format("applies the reinit of {} and keeps the other states continuous",
+                                               fmt::join(reinit, ", "));
+        out.explanation = out.conditions.empty()
+                              ? "the supplied reset meets the new mode's consistency conditions"
+                              : "the supplied reset must meet the listed conditions at the event";
+        return out;
+    }
+
+    std::optional<std::string> unsupported(const TransitionStudy& st, const Route& route,
+                                           const std::vector<ArrayRescaling>& rs, const Renamer& rename) {
+        ArrayInput in = route_input(flat_, route, st);
+        for (std::size_t h = 0; h < route.arrays.size(); ++h) {
+            const auto& r = rs[h].relaxed;
+            if (!r || !r->solved) continue;
+            const ModeChangeArray& a = route.arrays[h];
+            if (!procedure1(in, a, *r).rule1) continue;
+            for (const auto& [ei, xj] : a.matching) {
+                std::vector<int> atoms;
+                monomials_of(a, a.equations[static_cast<std::size_t>(ei)].residual, atoms);
+                for (int j : atoms)
+                    if (r->mu[static_cast<std::size_t>(j)] > 0) {
+                        const ArrayEquation& eq = a.equations[static_cast<std::size_t>(ei)];
+                        std::string where;
+                        if (eq.row >= 0) {
+                            const Mode& m = eq.instant < a.height && route.normalized.has_transient
+                                                ? route.normalized.transient
+                                                : route.normalized.next;
+                            const FlatEquation& fe =
+                                flat_.equations[static_cast<std::size_t>(m.equations[static_cast<std::size_t>(eq.row)].equation)];
+                            unsupported_range_ = fe.range;
+                            where = fmt::format("{} = {}", canonical(fe.lhs), canonical(fe.rhs));
+                        }
+                        (void)xj;
+                        return fmt::format("{} is impulsive of order {} inside a non-polynomial function in {}",
+                                           rename(a.symbol(a.variables[static_cast<std::size_t>(j)]).get_name()),
+                                           r->mu[static_cast<std::size_t>(j)], where.empty() ? eq.name : where);
+                    }
+            }
+        }
+        return std::nullopt;
+    }
+
+    // The array's enabled equations against its dependent variables.
+    DulmageMendelsohn enabled_dm(const ModeChangeArray& a, const std::vector<int>& skip_equations,
+                                 std::vector<int>& rows) {
+        std::map<std::string, int> col;
+        for (std::size_t j = 0; j < a.variables.size(); ++j)
+            if (a.dependent[j]) col[a.symbol(a.variables[j]).get_name()] = static_cast<int>(j);
+        SignatureMatrix sig;
+        sig.cols = static_cast<int>(a.variables.size());
+        for (std::size_t i = 0; i < a.equations.size(); ++i) {
+            const ArrayEquation& e = a.equations[i];
+            if (!e.enabled || std::count(skip_equations.begin(), skip_equations.end(), static_cast<int>(i))) continue;
+            std::set<int> cols;
+            for (GiNaC::const_preorder_iterator it = e.residual.preorder_begin(); it != e.residual.preorder_end(); ++it)
+                if (GiNaC::is_a<GiNaC::symbol>(*it))
+                    if (auto f = col.find(GiNaC::ex_to<GiNaC::symbol>(*it).get_name()); f != col.end())
+                        cols.insert(f->second);
+            std::vector<SignatureEntry> row;
+            for (int c : cols) row.push_back({c, 0});
+            sig.entries.push_back(row);
+            rows.push_back(static_cast<int>(i));
+        }
+        // Columns that are not dependent stay isolated: they are neither
+        // matched nor underdetermined variables of interest.
+        sig.rows = static_cast<int>(sig.entries.size());
+        return dulmage_mendelsohn(sig);
+    }
+
+    TransitionRestart inconsistent(const TransitionStudy& st, const Transition& t, TransitionRestart out,
+                                   const Renamer& rename) {
+        out.verdict = Verdict::Inconsistent;
+        const Route& direct = st.routes[0];
+        out.route = 0;
+        out.route_text = direct.describe(modes_);
+        if (!direct.arrays.empty()) {
+            std::size_t h = direct.base_height >= 0 ? static_cast<std::size_t>(direct.base_height) - direct.first_height
+                                                     : direct.arrays.size() - 1;
+            h = std::min(h, direct.arrays.size() - 1);
+            const ModeChangeArray& a = direct.arrays[h];
+            out.height = a.height;
+            std::vector<int> rows;
+            DulmageMendelsohn dm = enabled_dm(a, {}, rows);
+            std::map<std::string, GiNaC::symbol> pool;
+            for (int r : dm.over_rows) {
+                const ArrayEquation& e = a.equations[static_cast<std::size_t>(rows[static_cast<std::size_t>(r)])];
+                if (e.kind == ArrayEquation::Kind::Euler)
+                    out.conflict.push_back(rename(e.name) + " (Euler identity)");
+                else
+                    out.conflict.push_back(fmt::format("{}: {} = 0", rename(e.name), canonical(for_display(e.residual, rename, pool))));
+            }
+            std::sort(out.conflict.begin(), out.conflict.end());
+        }
+        // Admissible continuations: alternative targets with a good solution.
+        std::set<std::string> targets;
+        const auto& rts = rs_.arrays[static_cast<std::size_t>(out.transition)];
+        for (std::size_t k = 1; k < st.routes.size(); ++k) {
+            const Route& r = st.routes[k];
+            if (!r.alternative) continue;
+            if (auto g = good_solution(flat_, st, r, rts[k])) {
+                const std::string& id = modes_.modes[static_cast<std::size_t>(r.target)].id;
+                if (targets.insert(id).second && !out.continuation_system) {
+                    out.continuation_system = std::move(g->system);
+                    out.continuation_route = static_cast<int>(k);
+                }
+            }
+        }
+        out.continuations.assign(targets.begin(), targets.end());
+        carried_conditions(out, st, direct, t);
+        out.explanation = fmt::format(
+            "the restart constraints contradict the new mode {}{}",
+            modes_.modes[static_cast<std::size_t>(t.to)].id,
+            out.continuations.empty() ? ""
+                                      : fmt::format("; {} admits them", fmt::join(out.continuations, ", ")));
+        return out;
+    }
+
+    TransitionRestart undetermined(const TransitionStudy& st, const Transition& t, TransitionRestart out,
+                                   const Renamer& rename) {
+        out.verdict = Verdict::Undetermined;
+        const Route& direct = st.routes[0];
+        out.route = 0;
+        out.route_text = direct.describe(modes_);
+        const auto& rts = rs_.arrays[static_cast<std::size_t>(out.transition)][0];
+        ArrayInput in = route_input(flat_, direct, st);
+        std::set<std::string> und, det;
+        bool diagnosed = false;
+        for (std::size_t h = 0; h < direct.arrays.size() && !diagnosed; ++h) {
+            const ModeChangeArray& a = direct.arrays[h];
+            const auto& ng = rts[h].without_goodness;
+            if (!a.matched || !ng || !ng->solved) continue;
+            // Corollary 1: Y = impulsive restart variables; drop the
+            // equations matched to them; the underdetermined part of what is
+            // left holds the values without a determining relation.
+            std::vector<int> rv = restart_variables(in, a), skip;
+            for (const auto& [ei, xj] : a.matching)
+                if (std::count(rv.begin(), rv.end(), xj) && ng->mu[static_cast<std::size_t>(xj)] > 0) skip.push_back(ei);
+            std::vector<int> rows;
+            DulmageMendelsohn dm = enabled_dm(a, skip, rows);
+            std::set<int> under(dm.under_cols.begin(), dm.under_cols.end());
+            for (int j : rv) {
+                std::string n = rename(a.symbol(a.variables[static_cast<std::size_t>(j)]).get_name());
+                n = n.substr(0, n.rfind('@'));
+                (under.count(j) ? und : det).insert(n);
+            }
+            out.height = a.height;
+            diagnosed = true;
+        }
+        if (!diagnosed && !direct.arrays.empty()) {
+            const ModeChangeArray& a = direct.arrays.back();
+            std::vector<int> rows;
+            DulmageMendelsohn dm = enabled_dm(a, {}, rows);
+            for (int j : dm.under_cols)
+                if (is_restart_variable(in, a, static_cast<std::size_t>(j))) {
+                    std::string n = rename(a.symbol(a.variables[static_cast<std::size_t>(j)]).get_name());
+                    und.insert(n.substr(0, n.rfind('@')));
+                }
+            out.height = a.height;
+            out.explanation = a.why_not_matched;
+        }
+        out.undetermined.assign(und.begin(), und.end());
+        out.determined.assign(det.begin(), det.end());
+        carried_conditions(out, st, direct, t);
+        std::string what = t.trigger == Transition::Trigger::Time
+                               ? "the event is triggered by time: it implies no equality on the state"
+                               : "no rescaling of the mode-change array is good";
+        out.explanation = out.explanation.empty() ? what : what + "; " + out.explanation;
+        return out;
+    }
+
+    SourceRange unsupported_range_;
+
+private:
+    const FlatModel& flat_;
+    const ModeSet& modes_;
+    const ModeChangeResult& mc_;
+    const RescalingStageResult& rs_;
+};
+
+}  // namespace
+
+RestartStageResult derive_restarts(const FlatModel& flat, const ModeSet& modes, const StructureResult& structure,
+                                   const ModeChangeResult& mc, const RescalingStageResult& rs) {
+    (void)structure;
+    RestartStageResult out;
+    Deriver d(flat, modes, mc, rs);
+    // Transitions whose routes have the same content share one derivation
+    // (restart constraints name alternative targets: those are not shared).
+    std::map<std::string, TransitionRestart> cache;
+    for (std::size_t t = 0; t < mc.transitions.size(); ++t) {
+        const TransitionStudy& st = mc.transitions[t];
+        const Transition& tr = modes.transitions[t];
+        std::string key;
+        bool shareable = st.skipped.empty() && tr.restart_constraints.empty();
+        if (shareable) {
+            for (const Route& r : st.routes) key += r.key + "#";
+            for (const WhenAction& a : tr.resets) key += canonical(a.value) + "@" + std::to_string(a.variable) + ";";
+            if (auto it = cache.find(key); it != cache.end()) {
+                TransitionRestart copy = it->second;
+                copy.transition = static_cast<int>(t);
+                copy.route_text = st.routes[static_cast<std::size_t>(std::max(0, copy.route))].describe(modes) +
+                                  (copy.route_text.find("symbolically") != std::string::npos
+                                       ? " (consistency shown symbolically)"
+                                       : "");
+                out.transitions.push_back(std::move(copy));
+                continue;
+            }
+        }
+        out.transitions.push_back(d.run(t));
+        if (shareable) cache.emplace(key, out.transitions.back());
+    }
+    return out;
+}
+
+void dump_restarts(const FlatModel& flat, const ModeSet& modes, const RestartStageResult& r, std::ostream& out) {
+    (void)flat;
+    for (const TransitionRestart& tr : r.transitions) {
+        const Transition& t = modes.transitions[static_cast<std::size_t>(tr.transition)];
+        out << fmt::format("transition {} -> {} ({} event, guard {}): {}\n",
+                           modes.modes[static_cast<std::size_t>(t.from)].id, modes.modes[static_cast<std::size_t>(t.to)].id,
+                           t.trigger == Transition::Trigger::State ? "state" : "time", t.guard_text,
+                           verdict_name(tr.verdict));
+        if (!tr.route_text.empty()) out << "  route: " << tr.route_text << (tr.height >= 0 ? fmt::format(", K = {}", tr.height) : "") << "\n";
+        out << "  why: " << tr.explanation << "\n";
+        for (const auto& [n, mu] : tr.impulse_orders) out << fmt::format("  impulsive: {} of order {}\n", n, mu);
+        for (const std::string& l : tr.restart) out << "  restart: " << l << "\n";
+        for (const std::string& l : tr.conditions) out << "  requires at the event: " << l << "\n";
+        for (const std::string& l : tr.undetermined) out << "  undetermined: " << l << "\n";
+        for (const std::string& l : tr.determined) out << "  determined: " << l << "\n";
+        for (const std::string& l : tr.conflict) out << "  in conflict: " << l << "\n";
+        for (const std::string& l : tr.continuations) out << "  admissible continuation: " << l << "\n";
+        if (!tr.nonlinear.empty()) out << "  unsupported: " << tr.nonlinear << "\n";
+        if (!tr.standard_tool.action.empty()) out << "  a standard Modelica tool " << tr.standard_tool.action << "\n";
+        for (const std::string& l : tr.standard_tool.violates) out << "    which violates " << l << "\n";
+    }
+}
+
+}  // namespace modeaudit
