@@ -9,12 +9,13 @@ cd "$(dirname "$0")"
 model=${1:-corpus/good/cup_and_ball.mo}
 mkdir -p audit-report
 echo "audit.sh: auditing $model"
-# What the built stages find (flatten, modes), kept beside the report.
-build/analyzer/modeaudit check "$model" --dump-after=modes > audit-report/front-end.txt
+# What the built static stages find (findings, then every transition's
+# verdict and restart), kept beside the report.
+build/analyzer/modeaudit check "$model" --dump-after=restart > audit-report/front-end.txt
 rc=$?
 cat audit-report/front-end.txt
 [ $rc -le 1 ] || exit $rc
-echo "audit.sh: front-end results written to audit-report/front-end.txt; writing the report to audit-report/"
+echo "audit.sh: static results written to audit-report/front-end.txt; writing the report to audit-report/"
 build/analyzer/modeaudit report "$model" -o audit-report
 rc=$?
 if [ $rc -eq 2 ]; then

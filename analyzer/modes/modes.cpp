@@ -76,6 +76,14 @@ private:
     Mode build_mode(const State& s, const std::vector<std::int64_t>& values) const;
     void add_contact_modes(ModeSet& set, const std::vector<State>& state_of,
                            std::map<std::vector<std::int64_t>, int>& mode_index) const;
+    bool guard_is_equation(const Mode& m, const ex& guard) const;
+    // The transition template of relation k becoming `becoming` (guard,
+    // its text, trigger, source), computed once: the same from every state.
+    const std::optional<Transition>& relation_crossing(std::size_t k, bool becoming);
+    std::map<std::pair<std::size_t, bool>, std::optional<Transition>> crossings_;
+    std::vector<std::string> definition_text_;  // canonical text of each relation definition
+    // Flat equations by the symbols they mention (for guard_is_equation).
+    std::map<ex, std::vector<int>, GiNaC::ex_is_less> equations_with_;
 };
 
 bool Explorer::is_continuous_relation(const Condition& c) const {
@@ -327,11 +335,47 @@ State Explorer::initial_state() {
     return s;
 }
 
-bool guard_is_equation(const Mode& m, const ex& guard) {
+const std::optional<Transition>& Explorer::relation_crossing(std::size_t k, bool becoming) {
+    auto key = std::make_pair(k, becoming);
+    if (auto it = crossings_.find(key); it != crossings_.end()) return it->second;
+    std::optional<Transition> out;
+    ex g;
+    if (guard_of(*relations_[k], becoming, g, relations_[k]->range, false)) {
+        Transition tr;
+        tr.guard = g;
+        tr.guard_text = canonical_in(flat_, g);
+        tr.range = relations_[k]->range;
+        if (definition_text_.empty())
+            for (const RelationDefinition& rd : flat_.relation_definitions)
+                definition_text_.push_back(canonical(flat_, *rd.condition));
+        for (std::size_t d = 0; d < definition_text_.size(); ++d)
+            if (definition_text_[d].find(relation_text_[k]) != std::string::npos) {
+                tr.relation_definition = static_cast<int>(d);
+                tr.range = flat_.relation_definitions[d].range;
+                break;
+            }
+        tr.trigger = trigger_of(g);
+        out = tr;
+    }
+    return crossings_.emplace(key, std::move(out)).first->second;
+}
+
+// Whether g = 0 is (up to a constant factor) one of the mode's equations.
+// Only the flat equations that mention one of g's symbols are compared
+// (an index built once), so the check costs O(log n) per transition.
+bool Explorer::guard_is_equation(const Mode& m, const ex& guard) const {
     if (guard.is_zero()) return false;
     ex g = guard.expand();
-    for (const ModeEquation& e : m.equations) {
-        ex r = e.residual.expand();
+    const std::vector<int>* candidates = nullptr;
+    for (GiNaC::const_preorder_iterator it = g.preorder_begin(); it != g.preorder_end() && !candidates; ++it)
+        if (GiNaC::is_a<GiNaC::symbol>(*it))
+            if (auto f = equations_with_.find(*it); f != equations_with_.end()) candidates = &f->second;
+    if (!candidates) return false;
+    for (int eq : *candidates) {
+        auto pos = std::lower_bound(m.equations.begin(), m.equations.end(), eq,
+                                    [](const ModeEquation& a, int b) { return a.equation < b; });
+        if (pos == m.equations.end() || pos->equation != eq) continue;
+        ex r = pos->residual.expand();
         if (r.nops() != g.nops()) continue;
         ex q = GiNaC::normal(r / g);
         if (GiNaC::is_a<GiNaC::numeric>(q) && !q.is_zero()) return true;
@@ -478,6 +522,13 @@ ModeSet Explorer::run() {
         }
     }
 
+    for (std::size_t i = 0; i < flat_.equations.size(); ++i) {
+        std::set<ex, GiNaC::ex_is_less> syms;
+        ex r = flat_.equations[i].residual();
+        for (GiNaC::const_preorder_iterator it = r.preorder_begin(); it != r.preorder_end(); ++it)
+            if (GiNaC::is_a<GiNaC::symbol>(*it)) syms.insert(*it);
+        for (const ex& sym : syms) equations_with_[sym].push_back(static_cast<int>(i));
+    }
     State init = initial_state();
     std::map<State, bool> seen;
     std::map<std::vector<std::int64_t>, int> mode_index;
@@ -529,25 +580,12 @@ ModeSet Explorer::run() {
         };
         // (a) crossings of atomic relations.
         for (std::size_t k = 0; k < relations_.size(); ++k) {
-            ex g;
             bool now = s.relations[k] != 0;
-            if (!guard_of(*relations_[k], !now, g, relations_[k]->range, false)) continue;
+            const std::optional<Transition>& crossing = relation_crossing(k, !now);
+            if (!crossing) continue;
             State t = s;
             t.relations[k] = now ? 0 : 1;
-            Transition tr;
-            tr.guard = g;
-            tr.guard_text = canonical_in(flat_, g);
-            tr.range = relations_[k]->range;
-            for (const RelationDefinition& rd : flat_.relation_definitions) {
-                std::string text = canonical(flat_, *rd.condition);
-                if (text.find(relation_text_[k]) != std::string::npos) {
-                    tr.relation_definition = static_cast<int>(&rd - flat_.relation_definitions.data());
-                    tr.range = rd.range;
-                    break;
-                }
-            }
-            tr.trigger = trigger_of(g);
-            visit(t, tr, false);
+            visit(t, *crossing, false);
         }
         // (b) when-clauses.
         for (const WhenGuard& wg : when_guards) {

@@ -73,7 +73,9 @@ RescalingResult solve_rescaling(const ModeChangeArray& a, const std::vector<int>
                                 bool nonlinear_finite) {
     RescalingResult r;
     MODEAUDIT_ASSERT(a.matched, "rescaling of an array without a matching");
-    z3::context ctx;
+    // One Z3 context per thread: creating a context costs far more than
+    // solving one of these small arrays (each solve has its own solver).
+    thread_local z3::context ctx;
     std::vector<z3::expr> mu;
     for (std::size_t j = 0; j < a.variables.size(); ++j)
         mu.push_back(ctx.int_const(fmt::format("mu[{}]", a.symbol(a.variables[j]).get_name()).c_str()));

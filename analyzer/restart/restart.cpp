@@ -120,8 +120,22 @@ RestartSolution solve_restart(const FlatModel& flat, const RestartSystem& s, con
     }
     NewtonResult nr = newton(s.equations, s.unknowns, params, x0);
     out.solved = nr.converged;
+    out.residual = nr.residual;
     out.message = nr.message;
     for (std::size_t k = 0; k < s.unknowns.size() && k < nr.values.size(); ++k) out.values[s.unknowns[k].get_name()] = nr.values[k];
+    if (!out.solved || nr.values.size() != s.unknowns.size()) return out;
+    GiNaC::exmap at = params;
+    for (std::size_t k = 0; k < s.unknowns.size(); ++k) at[s.unknowns[k]] = nr.values[k];
+    std::vector<std::vector<double>> jac(s.equations.size(), std::vector<double>(s.unknowns.size(), 0.0));
+    for (std::size_t i = 0; i < s.equations.size(); ++i)
+        for (std::size_t j = 0; j < s.unknowns.size(); ++j) {
+            GiNaC::ex d = GiNaC::evalf(s.equations[i].diff(s.unknowns[j]).subs(at, kExactSubs));
+            jac[i][j] = GiNaC::is_a<GiNaC::numeric>(d) ? GiNaC::ex_to<GiNaC::numeric>(d).to_double()
+                                                       : std::numeric_limits<double>::quiet_NaN();
+        }
+    FloatRank fr = float_rank(jac);
+    out.locally_unique = fr.rank == s.unknowns.size() && s.equations.size() == s.unknowns.size();
+    out.condition = fr.condition;
     return out;
 }
 

@@ -13,6 +13,7 @@
 #include <ginac/ginac.h>
 
 #include <map>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -35,13 +36,18 @@ struct RestartSystem {
 RestartSystem procedure1(const ArrayInput& in, const ModeChangeArray& a, const RescalingResult& r);
 
 struct RestartSolution {
-    bool solved = false;
+    bool solved = false;                   // existence: Newton converged to a zero residual
     std::map<std::string, double> values;  // by unknown name
+    double residual = 0;                   // max-norm at the solution
+    bool locally_unique = false;           // the Jacobian at the solution has full rank
+    double condition = 0;                  // its condition estimate (cond_2; infinity when singular)
     std::string message;
 };
 
 // Solves the restart system with Newton at the given left limits (by name,
-// as in RestartSystem::left_limits) and parameter values of the model.
+// as in RestartSystem::left_limits) and parameter values of the model; at
+// the solution, the symbolic Jacobian's rank (local uniqueness) and
+// condition estimate.
 RestartSolution solve_restart(const FlatModel& flat, const RestartSystem& s,
                               const std::map<std::string, double>& left_limits);
 

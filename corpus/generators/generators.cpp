@@ -39,4 +39,28 @@ end Ladder;
                        n);
 }
 
+std::string diode_cells(int n) {
+    return fmt::format(R"(// Generated: {0} independent diode cells (corpus/generators).
+model DiodeCells
+  parameter Integer n = {0};
+  parameter Real R = 10, C = 0.1;
+  parameter Real E = 1;
+  Real v[n](each start = 0.5, each fixed = true) "capacitor voltages";
+  Real i[n] "diode currents";
+  Real u[n] "diode voltages";
+  Real s[n] "diode curve parameters";
+  Boolean off[n](each start = false);
+equation
+  for k in 1:n loop
+    C*der(v[k]) = i[k];
+    E - v[k] = R*i[k] + u[k];
+    off[k] = s[k] < 0;
+    u[k] = if off[k] then s[k] else 0;
+    i[k] = if off[k] then 0 else s[k];
+  end for;
+end DiodeCells;
+)",
+                       n);
+}
+
 }  // namespace modeaudit::generators

@@ -12,4 +12,9 @@ namespace modeaudit::generators {
 // n states (the capacitor voltages), one mode.
 std::string rc_ladder(int n);
 
+// n independent cells, each a source E_k charging a capacitor through a
+// resistor and an ideal diode (MSL-style parametric curve, off = s < 0):
+// n switches, each touching only its own cell.
+std::string diode_cells(int n);
+
 }  // namespace modeaudit::generators

@@ -42,6 +42,11 @@ TEST(Verdict, CupAndBallCaptureIsImpulsiveWithTheSeedRestart) {
     EXPECT_NEAR(s.values.at("der(y)+"), 0.6, 1e-12);
     EXPECT_NEAR(s.values.at("lambda_r"), 2.0, 1e-12);
     EXPECT_NEAR(s.values.at("lambda@1"), 8.848, 1e-12);
+    // Existence, local uniqueness and conditioning at the solution.
+    EXPECT_LT(s.residual, 1e-12);
+    EXPECT_TRUE(s.locally_unique);
+    EXPECT_GT(s.condition, 1.0);
+    EXPECT_LT(s.condition, 1e3);
     // q+ = q-: the positions are carried over, stated in the restart text.
     EXPECT_NE(std::find(r.restart.begin(), r.restart.end(), "x+ = pre(x)"), r.restart.end());
     // A standard tool carries v- and violates the tangency condition.
