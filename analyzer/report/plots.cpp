@@ -180,6 +180,7 @@ PlotPlan plan_plots(const std::string& file_base, const Trajectories& data, cons
     s += "set datafile separator \",\"\n";
     s += "set xlabel 'time'\n";
     s += "set grid\n";
+    s += "set offsets graph 0, 0, 0.05, 0.05  # keep curves off the top and bottom edges\n";
     s += "set key outside right top\n";
     s += "# events: dashed vertical lines\n";
     for (double t : plan.event_times)
