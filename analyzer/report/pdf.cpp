@@ -38,7 +38,16 @@ std::set<char32_t> code_points_above_ascii(const std::string& s) {
 
 // What pdflatex's inputenc (utf8, T1, textcomp) already typesets: Latin-1,
 // Latin Extended-A and the common punctuation.
+// (TeX Live 2022 has no T1 glyph for U+0126, 0127, 0138, 013F, 0140, 0149,
+// 0166, 0167 and 017F: Ħ ħ ĸ Ŀ ŀ ŉ Ŧ ŧ ſ; measured letter by letter.)
 bool pdflatex_knows(char32_t cp) {
+    switch (cp) {
+        case 0x126: case 0x127: case 0x138: case 0x13F: case 0x140: case 0x149: case 0x166:
+        case 0x167: case 0x17F:
+            return false;
+        default:
+            break;
+    }
     if (cp >= 0xA0 && cp <= 0x17F) return true;
     switch (cp) {
         case 0x2013: case 0x2014: case 0x2018: case 0x2019: case 0x201A: case 0x201C:
@@ -71,7 +80,7 @@ const std::map<char32_t, std::string_view>& math_symbols() {
         {0x2212, "-"}, {0x221A, "\\surd"}, {0x221E, "\\infty"}, {0x222B, "\\int"},
         {0x2248, "\\approx"}, {0x2260, "\\neq"}, {0x2261, "\\equiv"}, {0x2264, "\\leq"},
         {0x2265, "\\geq"}, {0x22C5, "\\cdot"}, {0x2227, "\\wedge"}, {0x2228, "\\vee"},
-        {0x00D7, "\\times"},
+        {0x00D7, "\\times"}, {0x0127, "\\hbar"},
     };
     return table;
 }

@@ -107,8 +107,9 @@ TEST(SarifSchema, CheckOutputOnFlawedModelsPasses) {
         Json log = Json::parse(in, nullptr, false);
         ASSERT_FALSE(log.is_discarded()) << m << ": not JSON";
         EXPECT_EQ(joined(sarif_problems(log)), "") << m;
-        if (m.find("flawed/") != std::string::npos)
+        if (m.find("flawed/") != std::string::npos) {
             EXPECT_FALSE(log["runs"][0]["results"].empty()) << m << ": a flawed model with no result";
+        }
     }
 }
 

@@ -444,7 +444,16 @@ TEST(ReportPdf, PandocMakesAPdfThatIsReproducible) {
     if (!program_available("pandoc")) GTEST_SKIP() << "pandoc is not installed";
     ReportInput in = cup_and_ball();
     in.check["model"] = "CupAndBall";
-    in.check["diagnostics"][0]["message"] = "Greek λ, ≤, é and \\input{x} <b>html</b> ☃";
+    std::string latin;  // Latin-1 and Latin Extended-A, every letter (U+00AD soft hyphen aside)
+    for (char32_t c = 0xA1; c < 0x180; ++c) {
+        if (c == 0xAD) continue;
+        if (c < 0x800) {
+            latin += static_cast<char>(0xC0 | (c >> 6));
+            latin += static_cast<char>(0x80 | (c & 0x3F));
+        }
+    }
+    in.check["diagnostics"][0]["message"] = "Greek λ, ≤, é and \\input{x} <b>html</b> ☃ " + latin;
+    in.check["transitions"][0]["restart"].push_back("λ+ ≥ 0 " + latin);  // in a code block too
     fs::path a = fresh_dir("pdf-a"), b = fresh_dir("pdf-b");
     ReportOptions oa = quiet_options(a), ob = quiet_options(b);
     oa.pdf = ob.pdf = true;
