@@ -13,6 +13,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <filesystem>
 #include <map>
 
 extern char** environ;
@@ -23,6 +24,7 @@ std::string ProcessResult::describe() const {
     if (!started) return "could not be started: " + error;
     if (timed_out) return "did not finish in time and was stopped";
     if (signal != 0) return fmt::format("was killed by signal {} ({})", signal, strsignal(signal));
+    if (exit_code < 0) return "ended without an exit status: " + error;
     return fmt::format("exited with status {}", exit_code);
 }
 
@@ -84,6 +86,10 @@ ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOpt
     ProcessResult result;
     if (argv.empty() || argv[0].empty()) {
         result.error = "no program given";
+        return result;
+    }
+    if (!options.working_dir.empty() && !std::filesystem::is_directory(options.working_dir)) {
+        result.error = "the folder '" + options.working_dir.string() + "' to run it in does not exist";
         return result;
     }
     int fds[2];
@@ -159,8 +165,15 @@ ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOpt
         // group still exists while stragglers are killed below.
         siginfo_t info;
         std::memset(&info, 0, sizeof info);
-        if (waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
-            info.si_pid == pid) {
+        int waited = waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT);
+        if (waited != 0 && errno == ECHILD) {
+            // Reaped behind our back (SIGCHLD ignored by the embedding
+            // program): the exit status is lost; say so rather than wait.
+            kill(-pid, SIGKILL);
+            result.error = "its exit status was lost (SIGCHLD is ignored)";
+            return result;
+        }
+        if (waited == 0 && info.si_pid == pid) {
             if (!open) break;
             // Drain what is already in the pipe without waiting for EOF: a
             // straggler may hold the write end open.

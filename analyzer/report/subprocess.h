@@ -31,7 +31,7 @@ struct ProcessResult {
     int exit_code = -1;      // the exit status when it exited normally, else -1
     int signal = 0;          // the signal that ended it, if any
     std::string output;      // standard output and error, interleaved
-    std::string error;       // why it did not start
+    std::string error;       // why it did not start (or why its exit status is unknown)
 
     bool succeeded() const { return started && !timed_out && exit_code == 0; }
     // One line for a user: "exited with status 43", "was killed by signal 9", ...

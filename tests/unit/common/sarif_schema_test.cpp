@@ -7,6 +7,7 @@
 // there. The validator is itself tested on broken logs, so that a pass means
 // something.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <fstream>
 
@@ -99,7 +100,7 @@ TEST(SarifSchema, CheckOutputOnFlawedModelsPasses) {
         ProcessOptions o;
         o.working_dir = MODEAUDIT_SOURCE_DIR;
         o.timeout_seconds = 120;
-        std::string out_file = ::testing::TempDir() + "/modeaudit-sarif.json";
+        std::string out_file = ::testing::TempDir() + "/modeaudit-sarif-" + std::to_string(getpid()) + ".json";
         ProcessResult r = run_process({MODEAUDIT_EXE, "check", m, "--format", "sarif", "-o", out_file}, o);
         ASSERT_TRUE(r.started && !r.timed_out) << m << ": " << r.describe();
         EXPECT_TRUE(r.exit_code == 0 || r.exit_code == 1 || r.exit_code == 2) << m << ": " << r.describe();

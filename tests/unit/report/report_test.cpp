@@ -5,6 +5,7 @@
 // shape matters), escaping, determinism, the plot script, gnuplot, the PDF
 // and the errors when a helper program is missing.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -47,7 +48,9 @@ ReportInput cup_and_ball(bool with_simulation = true) {
 
 // A fresh folder per test under the test temporary directory.
 fs::path fresh_dir(const std::string& name) {
-    fs::path d = fs::path(::testing::TempDir()) / ("modeaudit-report-" + name);
+    // The process id keeps builds that run the suite at once apart.
+    fs::path d = fs::path(::testing::TempDir()) /
+                 ("modeaudit-report-" + std::to_string(getpid()) + "-" + name);
     fs::remove_all(d);
     return d;
 }
@@ -156,6 +159,21 @@ TEST(ReportMarkdown, EveryVerdictHasItsSentence) {
         EXPECT_EQ(md.find("a verdict this report does not know"), std::string::npos) << v;
         EXPECT_NE(md.find("- **Undetermined values:** `vx`, `vy`\n"), std::string::npos);
     }
+}
+
+TEST(ReportMarkdown, TimeTriggerAndAStandardToolSentence) {
+    ReportInput in = cup_and_ball();
+    Json& t = in.check["transitions"][0];
+    t["trigger"] = "time";
+    t["guard"] = "time - 0.1";
+    t["standard_tool"] = "carries the states over; the rope constraint is then violated";
+    t["impulse_orders"] = Json::object();
+    std::string md = markdown_of(in);
+    EXPECT_NE(md.find("- **Trigger:** time event, guard `time - 0.1`\n"), std::string::npos) << md;
+    EXPECT_NE(md.find("- **What a standard Modelica tool does:** carries the states over; the rope "
+                      "constraint is then violated\n"),
+              std::string::npos);
+    EXPECT_NE(md.find("- **Impulse orders:** none (no impulsive variable)\n"), std::string::npos);
 }
 
 TEST(ReportMarkdown, FindingsHaveRuleIdsAndLocationsAndSuppressedAreListedApart) {

@@ -35,6 +35,14 @@ TEST(Subprocess, MissingProgramIsNotStarted) {
     EXPECT_FALSE(run_process({}).started);
 }
 
+TEST(Subprocess, MissingWorkingFolderIsNamed) {
+    ProcessOptions o;
+    o.working_dir = "/nonexistent/folder";
+    ProcessResult r = run_process({"true"}, o);
+    EXPECT_FALSE(r.started);
+    EXPECT_EQ(r.error, "the folder '/nonexistent/folder' to run it in does not exist");
+}
+
 TEST(Subprocess, TimeoutKillsTheWholeProcessGroup) {
     ProcessOptions o;
     o.timeout_seconds = 0.3;
