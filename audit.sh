@@ -19,6 +19,6 @@ echo "audit.sh: static results written to audit-report/front-end.txt; writing th
 build/analyzer/modeaudit report "$model" -o audit-report
 rc=$?
 if [ $rc -eq 2 ]; then
-  echo "audit.sh: the Markdown/PDF report could not be produced (see the line above): not every stage is built yet" >&2
+  echo "audit.sh: the report in audit-report/ is incomplete or a file is missing (see the lines above): not every stage is built yet" >&2
 fi
 exit $rc

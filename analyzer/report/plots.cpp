@@ -1,0 +1,214 @@
+#include "report/plots.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <map>
+#include <set>
+
+namespace modeaudit {
+
+namespace {
+
+std::vector<std::string> split_fields(const std::string& line) {
+    std::vector<std::string> out;
+    std::string cur;
+    for (char c : line) {
+        if (c == ',') {
+            out.push_back(cur);
+            cur.clear();
+        } else if (c != '\r') {
+            cur += c;
+        }
+    }
+    out.push_back(cur);
+    for (std::string& f : out) {
+        auto b = f.find_first_not_of(" \t");
+        auto e = f.find_last_not_of(" \t");
+        f = b == std::string::npos ? std::string() : f.substr(b, e - b + 1);
+    }
+    return out;
+}
+
+// A gnuplot single-quoted string: only '' is special inside it.
+std::string gp_string(const std::string& s) {
+    std::string out = "'";
+    for (char c : s) {
+        if (c == '\'') out += "''";
+        else if (c == '\n' || c == '\r') out += ' ';
+        else out += c;
+    }
+    return out + "'";
+}
+
+std::string prefix_of(const std::string& name) {
+    auto dot = name.rfind('.');
+    return dot == std::string::npos ? std::string() : name.substr(0, dot);
+}
+
+std::vector<std::string> states_of(const Json& check) {
+    std::vector<std::string> out;
+    std::set<std::string> seen;
+    if (!check.contains("modes") || !check["modes"].is_array()) return out;
+    for (const Json& m : check["modes"]) {
+        if (!m.is_object() || !m.contains("states") || !m["states"].is_array()) continue;
+        for (const Json& s : m["states"])
+            if (s.is_string() && seen.insert(s.get<std::string>()).second)
+                out.push_back(s.get<std::string>());
+    }
+    return out;
+}
+
+constexpr std::size_t kCurvesPerFigure = 4;
+
+// Chunks `names` (CSV order) by component prefix, at most four each.
+std::vector<std::vector<std::string>> chunk_by_prefix(const std::vector<std::string>& names) {
+    std::vector<std::string> prefixes;  // in order of first appearance
+    std::map<std::string, std::vector<std::string>> by_prefix;
+    for (const std::string& n : names) {
+        std::string p = prefix_of(n);
+        if (!by_prefix.count(p)) prefixes.push_back(p);
+        by_prefix[p].push_back(n);
+    }
+    std::vector<std::vector<std::string>> out;
+    for (const std::string& p : prefixes) {
+        const auto& members = by_prefix[p];
+        for (std::size_t i = 0; i < members.size(); i += kCurvesPerFigure)
+            out.emplace_back(members.begin() + static_cast<std::ptrdiff_t>(i),
+                             members.begin() + static_cast<std::ptrdiff_t>(
+                                                   std::min(members.size(), i + kCurvesPerFigure)));
+    }
+    return out;
+}
+
+}  // namespace
+
+std::optional<Trajectories> parse_trajectories(const std::string& csv, std::string& error) {
+    Trajectories t;
+    std::size_t pos = 0, line_no = 0;
+    while (pos <= csv.size()) {
+        auto nl = csv.find('\n', pos);
+        std::string line = csv.substr(pos, nl == std::string::npos ? std::string::npos : nl - pos);
+        pos = nl == std::string::npos ? csv.size() + 1 : nl + 1;
+        ++line_no;
+        if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+        std::vector<std::string> fields = split_fields(line);
+        if (t.columns.empty()) {
+            if (fields[0] != "time") {
+                error = fmt::format("line {}: the header must start with 'time', not '{}'", line_no,
+                                    fields[0]);
+                return std::nullopt;
+            }
+            std::set<std::string> seen;
+            for (const std::string& f : fields) {
+                if (f.empty() || !seen.insert(f).second) {
+                    error = fmt::format("line {}: empty or repeated column name '{}'", line_no, f);
+                    return std::nullopt;
+                }
+            }
+            t.columns = fields;
+            continue;
+        }
+        if (fields.size() != t.columns.size()) {
+            error = fmt::format("line {}: {} fields, the header has {}", line_no, fields.size(),
+                                t.columns.size());
+            return std::nullopt;
+        }
+        std::vector<double> row;
+        for (const std::string& f : fields) {
+            char* end = nullptr;
+            errno = 0;
+            double v = std::strtod(f.c_str(), &end);
+            if (f.empty() || end != f.c_str() + f.size()) {
+                error = fmt::format("line {}: '{}' is not a number", line_no, f);
+                return std::nullopt;
+            }
+            row.push_back(v);
+        }
+        t.rows.push_back(std::move(row));
+    }
+    if (t.columns.empty()) {
+        error = "no header line";
+        return std::nullopt;
+    }
+    return t;
+}
+
+PlotPlan plan_plots(const std::string& file_base, const Trajectories& data, const Json& check,
+                    const Json* simulation, const std::vector<std::vector<std::string>>& groups) {
+    PlotPlan plan;
+    plan.data_file = file_base + "_trajectories.csv";
+    plan.script_file = file_base + "_plots.gp";
+
+    if (simulation && simulation->contains("events") && (*simulation)["events"].is_array())
+        for (const Json& e : (*simulation)["events"])
+            if (e.is_object() && e.contains("time") && e["time"].is_number())
+                plan.event_times.push_back(e["time"].get<double>());
+
+    std::map<std::string, std::size_t> column_of;  // 1-based gnuplot column
+    for (std::size_t i = 1; i < data.columns.size(); ++i) column_of[data.columns[i]] = i + 1;
+
+    std::vector<std::pair<std::string, std::vector<std::string>>> chosen;  // (kind, variables)
+    if (!groups.empty()) {
+        for (const auto& g : groups) {
+            std::vector<std::string> present;
+            for (const std::string& v : g)
+                if (column_of.count(v)) present.push_back(v);
+            if (!present.empty()) chosen.emplace_back("Variables", present);
+        }
+    } else {
+        std::vector<std::string> states = states_of(check);
+        std::set<std::string> state_set(states.begin(), states.end());
+        std::vector<std::string> state_cols, other_cols;
+        for (std::size_t i = 1; i < data.columns.size(); ++i)
+            (state_set.count(data.columns[i]) ? state_cols : other_cols).push_back(data.columns[i]);
+        for (auto& c : chunk_by_prefix(state_cols)) chosen.emplace_back("States", c);
+        for (auto& c : chunk_by_prefix(other_cols)) chosen.emplace_back("Other variables", c);
+    }
+
+    std::string s;
+    s += "# gnuplot script written by modeaudit report; regenerate the pictures with\n";
+    s += fmt::format("#   gnuplot {}\n", plan.script_file);
+    s += fmt::format("# in this folder. Data: {} (header line skipped).\n", plan.data_file);
+    s += "if (strstrt(GPVAL_TERMINALS, \"pngcairo\") > 0) {\n";
+    s += "    set terminal pngcairo size 1600,1000 font \",22\" linewidth 2 noenhanced\n";
+    s += "} else {\n";
+    s += "    set terminal png size 1600,1000 noenhanced\n";
+    s += "}\n";
+    s += "set datafile separator \",\"\n";
+    s += "set xlabel 'time'\n";
+    s += "set grid\n";
+    s += "set offsets graph 0, 0, 0.05, 0.05  # keep curves off the top and bottom edges\n";
+    s += "set key outside right top\n";
+    s += "# events: dashed vertical lines\n";
+    for (double t : plan.event_times)
+        s += fmt::format("set arrow from {}, graph 0 to {}, graph 1 nohead dashtype 2 lc rgb 'gray40'\n",
+                         format_double(t), format_double(t));
+
+    std::size_t k = 0;
+    for (const auto& [kind, vars] : chosen) {
+        PlotFigure f;
+        f.image = fmt::format("{}_plot_{}.png", file_base, ++k);
+        f.variables = vars;
+        std::string names;
+        for (const std::string& v : vars) names += (names.empty() ? "" : ", ") + v;
+        f.title = kind + " " + names;
+        s += fmt::format("\nset output {}\n", gp_string(f.image));
+        s += fmt::format("set title {}\n", gp_string(f.title));
+        s += "plot ";
+        for (std::size_t i = 0; i < vars.size(); ++i) {
+            s += fmt::format("{}{} skip 1 using 1:{} with lines title {}", i ? ", \\\n     " : "",
+                             i ? "''" : gp_string(plan.data_file), column_of[vars[i]],
+                             gp_string(vars[i]));
+        }
+        s += "\n";
+        plan.figures.push_back(std::move(f));
+    }
+    s += "\nunset output\n";
+    plan.script = std::move(s);
+    return plan;
+}
+
+}  // namespace modeaudit

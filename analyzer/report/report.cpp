@@ -1,0 +1,608 @@
+#include "report/report.h"
+
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <ctime>
+#include <fstream>
+#include <map>
+
+#include "common/version.h"
+#include "report/markdown.h"
+#include "report/pdf.h"
+#include "report/subprocess.h"
+
+namespace modeaudit {
+
+namespace {
+
+// ---- reading the documents (tolerant: a missing member is "not given") ----
+
+const Json* member(const Json& j, const char* key) {
+    if (!j.is_object()) return nullptr;
+    auto it = j.find(key);
+    if (it == j.end() || it->is_null()) return nullptr;
+    return &*it;
+}
+
+std::string string_of(const Json& j, const char* key) {
+    const Json* m = member(j, key);
+    return m && m->is_string() ? m->get<std::string>() : std::string();
+}
+
+std::vector<std::string> strings_of(const Json& j, const char* key) {
+    std::vector<std::string> out;
+    const Json* m = member(j, key);
+    if (!m || !m->is_array()) return out;
+    for (const Json& e : *m) out.push_back(e.is_string() ? e.get<std::string>() : e.dump());
+    return out;
+}
+
+const Json& array_of(const Json& j, const char* key) {
+    static const Json empty = Json::array();
+    const Json* m = member(j, key);
+    return m && m->is_array() ? *m : empty;
+}
+
+// A JSON value for a reader: numbers in their shortest round-trip form
+// (0.1, not 0.10000000000000001; the JSON file keeps the exact value),
+// strings as they are, anything else as compact JSON.
+std::string value_text(const Json& v) {
+    if (v.is_number_integer()) return v.dump();
+    if (v.is_number_float()) return fmt::format("{}", v.get<double>());
+    if (v.is_string()) return v.get<std::string>();
+    if (v.is_boolean()) return v.get<bool>() ? "true" : "false";
+    if (v.is_null()) return "n/a";
+    return v.dump();
+}
+
+std::string member_text(const Json& j, const char* key, const std::string& missing = "n/a") {
+    const Json* m = member(j, key);
+    return m ? value_text(*m) : missing;
+}
+
+// ---- wording ------------------------------------------------------------------
+
+std::string verdict_sentence(const std::string& verdict) {
+    if (verdict == "continuous")
+        return "the states carry over unchanged and satisfy the new mode's constraints; "
+               "new algebraic values follow from them.";
+    if (verdict == "impulsive")
+        return "the mode change involves impulses: the variables with an impulse order act "
+               "as Dirac terms at the event and the states jump as the restart system says.";
+    if (verdict == "supplied")
+        return "the model supplies the restart (reinit) and it determines the new state "
+               "consistently.";
+    if (verdict == "undetermined")
+        return "the physics does not determine the restart: the values listed as undetermined "
+               "have no determining relation at the event.";
+    if (verdict == "inconsistent")
+        return "no restart satisfies the new mode's constraints together with the model's "
+               "relations at the event.";
+    if (verdict == "unsupported")
+        return "the analysis does not cover this transition; its restart is not checked.";
+    return "(a verdict this report does not know; see the JSON document).";
+}
+
+std::string stopped_sentence(const std::string& why) {
+    if (why == "stop-time") return "the stop time was reached";
+    if (why == "zeno") return "events accumulated (Zeno behaviour)";
+    if (why == "inadmissible") return "the state left the admissible region";
+    if (why == "undetermined-restart") return "a restart was undetermined";
+    if (why == "solver-failure") return "the solver failed";
+    return "the reason is not known to this report";
+}
+
+std::string with_period(std::string s) {
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\n')) s.pop_back();
+    if (s.empty() || (s.back() != '.' && s.back() != '!' && s.back() != '?')) s += '.';
+    return s;
+}
+
+std::string plural(std::size_t n, const char* one, const char* many) {
+    return fmt::format("{} {}", n, n == 1 ? one : many);
+}
+
+// ---- diagnostics ---------------------------------------------------------------
+
+struct Counts {
+    std::map<std::string, std::size_t> active, suppressed;
+};
+
+void count(const Json& diagnostics, Counts& c) {
+    for (const Json& d : diagnostics) {
+        std::string sev = string_of(d, "severity");
+        const Json* s = member(d, "suppressed");
+        bool sup = s && s->is_boolean() && s->get<bool>();
+        ++(sup ? c.suppressed : c.active)[sev];
+    }
+}
+
+std::string location_text(const Json& d) {
+    std::string file = string_of(d, "file");
+    const Json* line = member(d, "line");
+    const Json* col = member(d, "column");
+    if (file.empty() && !line) return "no source location";
+    std::string loc = file.empty() ? "?" : file;
+    if (line) loc += ":" + value_text(*line);
+    if (line && col) loc += ":" + value_text(*col);
+    return md::code(loc);
+}
+
+std::string finding_item(std::size_t n, const Json& d, bool suppressed) {
+    std::string rule = string_of(d, "rule");
+    std::string out = fmt::format("{}. **{}**{} {} at {}: {}\n", n, md::text(string_of(d, "severity")),
+                                  suppressed ? " (suppressed)" : "", md::code(rule),
+                                  location_text(d), md::text(string_of(d, "message")));
+    for (const std::string& note : strings_of(d, "notes"))
+        out += fmt::format("    - note: {}\n", md::text(note));
+    if (!rule.empty())
+        out += fmt::format("    - about the rule: {}\n", md::code("modeaudit explain " + rule));
+    return out;
+}
+
+std::string findings_list(const Json& diagnostics) {
+    std::string active, suppressed;
+    std::size_t na = 0, ns = 0;
+    for (const Json& d : diagnostics) {
+        const Json* s = member(d, "suppressed");
+        if (s && s->is_boolean() && s->get<bool>())
+            suppressed += finding_item(++ns, d, true);
+        else
+            active += finding_item(++na, d, false);
+    }
+    std::string out = na ? active : "No findings.\n";
+    if (ns) out += "\nSuppressed in the source (listed, not counted as findings):\n\n" + suppressed;
+    return out;
+}
+
+// ---- sections --------------------------------------------------------------------
+
+std::string model_file_of(const ReportInput& in) {
+    if (!in.model_file.empty()) return in.model_file;
+    std::string f = string_of(in.check, "file");
+    if (!f.empty()) return f;
+    for (const Json& d : array_of(in.check, "diagnostics")) {
+        f = string_of(d, "file");
+        if (!f.empty()) return f;
+    }
+    return "";
+}
+
+std::string model_name_of(const Json& check) {
+    std::string m = string_of(check, "model");
+    return m.empty() ? "(unnamed model)" : m;
+}
+
+std::string header_section(const ReportInput& in) {
+    const Json& c = in.check;
+    std::string out = fmt::format("# Audit report: {}\n\n", md::text(model_name_of(c)));
+    out += fmt::format("- **Model:** {}\n", md::code(model_name_of(c)));
+    std::string file = model_file_of(in);
+    out += fmt::format("- **File:** {}\n", file.empty() ? std::string("not given") : md::code(file));
+    if (const Json* tool = member(c, "tool"))
+        out += fmt::format("- **Checked by:** {} {}\n", md::text(string_of(*tool, "name")),
+                           md::text(string_of(*tool, "version")));
+    std::vector<std::string> stages = strings_of(c, "stages_run");
+    if (!stages.empty()) {
+        std::vector<std::string> coded;
+        for (const auto& s : stages) coded.push_back(md::code(s));
+        out += fmt::format("- **Stages run:** {}\n", md::join(coded));
+    }
+    std::string missing = string_of(c, "not_implemented");
+    if (!missing.empty())
+        out += fmt::format("- **Not built yet:** stage {}; the sections that need it are "
+                           "incomplete and say so\n",
+                           md::code(missing));
+    return out + "\n";
+}
+
+std::string summary_section(const ReportInput& in, const Counts& counts) {
+    const Json& modes = array_of(in.check, "modes");
+    const Json& trs = array_of(in.check, "transitions");
+    std::size_t total = 0, sup = 0;
+    for (const auto& [k, n] : counts.active) total += n;
+    for (const auto& [k, n] : counts.suppressed) sup += n;
+    std::string out = "## Summary\n\n";
+    out += fmt::format("{}, {}; {} ({} suppressed).\n\n", plural(modes.size(), "mode", "modes"),
+                       plural(trs.size(), "transition", "transitions"),
+                       plural(total, "finding", "findings"), sup);
+
+    std::vector<std::vector<std::string>> rows;
+    for (const Json& m : modes)
+        rows.push_back({md::cell_code(string_of(m, "id")), md::text(member_text(m, "status", "not analysed")),
+                        md::text(member_text(m, "equations")), md::text(member_text(m, "unknowns")),
+                        md::text(member_text(m, "index")), md::text(member_text(m, "dof"))});
+    if (!rows.empty())
+        out += md::table({"Mode", "Status", "Equations", "Unknowns", "Index", "DOF"}, rows) + "\n";
+
+    rows.clear();
+    std::size_t k = 0;
+    for (const Json& t : trs)
+        rows.push_back({std::to_string(++k), md::cell_code(string_of(t, "from")),
+                        md::cell_code(string_of(t, "to")), md::text(member_text(t, "trigger")),
+                        md::text(member_text(t, "verdict", "not analysed"))});
+    if (!rows.empty())
+        out += md::table({"#", "From", "To", "Trigger", "Verdict"}, rows) + "\n";
+
+    rows.clear();
+    for (const char* sev : {"error", "warning", "note"})
+        rows.push_back({sev, std::to_string(counts.active.count(sev) ? counts.active.at(sev) : 0),
+                        std::to_string(counts.suppressed.count(sev) ? counts.suppressed.at(sev) : 0)});
+    for (const auto& [sev, n] : counts.active)  // severities outside the three, if any
+        if (sev != "error" && sev != "warning" && sev != "note")
+            rows.push_back({md::text(sev.empty() ? "(none)" : sev), std::to_string(n),
+                            std::to_string(counts.suppressed.count(sev) ? counts.suppressed.at(sev) : 0)});
+    out += md::table({"Severity", "Findings", "Suppressed"}, rows) + "\n";
+    return out;
+}
+
+std::string code_list(const std::vector<std::string>& items) {
+    std::vector<std::string> coded;
+    for (const auto& i : items) coded.push_back(md::code(i));
+    return md::join(coded);
+}
+
+std::string modes_section(const Json& check) {
+    const Json& modes = array_of(check, "modes");
+    std::string out = "## Modes\n\n";
+    if (modes.empty()) return out + "No modes were found (the analysis stopped before).\n\n";
+    for (const Json& m : modes) {
+        out += fmt::format("### Mode {}\n\n", md::code(string_of(m, "id")));
+        out += fmt::format("- **Status:** {}\n", md::text(member_text(m, "status", "not analysed")));
+        out += fmt::format("- **Equations / unknowns:** {} / {}\n", md::text(member_text(m, "equations")),
+                           md::text(member_text(m, "unknowns")));
+        out += fmt::format("- **Index:** {}; **degrees of freedom:** {}\n",
+                           md::text(member_text(m, "index")), md::text(member_text(m, "dof")));
+        out += fmt::format("- **States:** {}\n",
+                           member(m, "states") ? code_list(strings_of(m, "states")) : "n/a");
+        std::vector<std::string> cons = strings_of(m, "consistency");
+        if (!member(m, "consistency"))
+            out += "- **Consistency conditions:** n/a\n";
+        else if (cons.empty())
+            out += "- **Consistency conditions:** none\n";
+        else {
+            out += "- **Consistency conditions** (each = 0):\n";
+            for (const auto& c : cons) out += fmt::format("    - {}\n", md::code(c));
+        }
+        out += "\n";
+    }
+    return out;
+}
+
+// The standard-tool comparison: a sentence, or an object whose members are
+// listed in document order.
+std::string standard_tool_text(const Json& st) {
+    if (st.is_string()) return md::text(st.get<std::string>());
+    if (!st.is_object()) return md::text(value_text(st));
+    std::string out;
+    for (auto it = st.begin(); it != st.end(); ++it) {
+        std::string v;
+        if (it->is_array()) {
+            std::vector<std::string> items;
+            for (const Json& e : *it) items.push_back(md::code(value_text(e)));
+            v = md::join(items);
+        } else {
+            v = md::text(value_text(*it));
+        }
+        out += fmt::format("\n    - {}: {}", md::text(it.key()), v);
+    }
+    return out;
+}
+
+std::string transitions_section(const Json& check) {
+    const Json& trs = array_of(check, "transitions");
+    std::string out = "## Transitions\n\n";
+    if (trs.empty()) return out + "The model has no transitions.\n\n";
+    std::size_t k = 0;
+    for (const Json& t : trs) {
+        out += fmt::format("### Transition {}: {} to {}\n\n", ++k, md::code(string_of(t, "from")),
+                           md::code(string_of(t, "to")));
+        std::string trigger = string_of(t, "trigger");
+        std::string guard = string_of(t, "guard");
+        out += fmt::format("- **Trigger:** {}{}\n",
+                           trigger == "state"  ? std::string("state event")
+                           : trigger == "time" ? std::string("time event")
+                                               : md::text(trigger.empty() ? "n/a" : trigger),
+                           guard.empty() ? std::string() : ", guard " + md::code(guard));
+        std::string verdict = string_of(t, "verdict");
+        if (verdict.empty()) {
+            out += "- **Verdict:** not analysed (the transition analysis did not run)\n\n";
+            continue;
+        }
+        out += fmt::format("- **Verdict:** **{}**: {}\n", md::text(verdict), verdict_sentence(verdict));
+        if (const Json* io = member(t, "impulse_orders"); io && io->is_object() && !io->empty()) {
+            std::vector<std::string> items;
+            for (auto it = io->begin(); it != io->end(); ++it)
+                items.push_back(fmt::format("{} of order {}", md::code(it.key()), md::text(value_text(*it))));
+            out += fmt::format("- **Impulse orders:** {}\n", md::join(items));
+        } else {
+            out += "- **Impulse orders:** none (no impulsive variable)\n";
+        }
+        out += fmt::format("- **Undetermined values:** {}\n", code_list(strings_of(t, "undetermined")));
+        out += fmt::format("- **Conserved quantities:** {}\n", code_list(strings_of(t, "conserved")));
+        if (const Json* st = member(t, "standard_tool"))
+            out += fmt::format("- **What a standard Modelica tool does:** {}\n", standard_tool_text(*st));
+        std::vector<std::string> restart = strings_of(t, "restart");
+        if (restart.empty()) {
+            out += "- **Restart system:** none given\n\n";
+        } else {
+            out += "- **Restart system:**\n\n" + md::code_block(restart) + "\n";
+        }
+    }
+    return out;
+}
+
+std::string values_table(const Json& before, const Json& after) {
+    std::vector<std::string> names;  // union, in order of first appearance
+    std::map<std::string, bool> seen;
+    for (const Json* side : {&before, &after})
+        if (side->is_object())
+            for (auto it = side->begin(); it != side->end(); ++it)
+                if (!seen[it.key()]) {
+                    seen[it.key()] = true;
+                    names.push_back(it.key());
+                }
+    std::vector<std::vector<std::string>> rows;
+    for (const std::string& n : names) {
+        const Json* b = before.is_object() && before.contains(n) ? &before[n] : nullptr;
+        const Json* a = after.is_object() && after.contains(n) ? &after[n] : nullptr;
+        bool changed = b && a && *b != *a;
+        rows.push_back({md::cell_code(n), b ? md::text(value_text(*b)) : "n/a",
+                        a ? md::text(value_text(*a)) : "n/a", changed ? "changes" : ""});
+    }
+    return md::table({"Variable", "Before (left limit)", "After the restart", "Change"}, rows);
+}
+
+std::string plots_text(const PlotPlan* plots, const std::string& problem) {
+    std::string out;
+    if (plots && !plots->figures.empty()) {
+        std::string events;
+        if (!plots->event_times.empty()) {
+            std::vector<std::string> ts;
+            for (double t : plots->event_times) ts.push_back(fmt::format("{}", t));
+            events = fmt::format("; dashed vertical lines mark the events at t = {}", md::join(ts));
+        }
+        for (const PlotFigure& f : plots->figures)
+            out += fmt::format("![{} over time{}]({})\n\n", md::text(f.title), events, f.image);
+        out += fmt::format("The pictures are drawn by {} from {}; run {} in this folder to "
+                           "draw them again.\n\n",
+                           md::code(plots->script_file), md::code(plots->data_file),
+                           md::code("gnuplot " + plots->script_file));
+    } else if (!problem.empty()) {
+        out += with_period("No plots: " + md::text(problem)) + "\n\n";
+    }
+    return out;
+}
+
+std::string simulation_section(const ReportInput& in, const PlotPlan* plots,
+                               const std::string& plot_problem) {
+    std::string out = "## Simulation\n\n";
+    if (!in.simulation) {
+        std::string reason =
+            in.simulation_not_run.empty() ? "no simulation result was given" : in.simulation_not_run;
+        out += with_period("The simulation was not run: " + md::text(reason)) + "\n\n";
+        return out + plots_text(plots, plot_problem);
+    }
+    const Json& s = *in.simulation;
+    std::string why = string_of(s, "stopped_because");
+    out += fmt::format("Simulated up to t = {} (stop time {}); it stopped because {} ({}).\n\n",
+                       md::text(member_text(s, "end_time")), md::text(member_text(s, "stop_time")),
+                       stopped_sentence(why), md::code(why.empty() ? "n/a" : why));
+
+    const Json& events = array_of(s, "events");
+    out += "### Events\n\n";
+    if (events.empty()) {
+        out += "No events occurred.\n\n";
+    } else {
+        std::vector<std::vector<std::string>> rows;
+        std::size_t k = 0;
+        for (const Json& e : events)
+            rows.push_back({std::to_string(++k), md::text(member_text(e, "time")),
+                            md::cell_code(string_of(e, "from")), md::cell_code(string_of(e, "to")),
+                            md::text(member_text(e, "verdict"))});
+        out += md::table({"#", "Time", "From", "To", "Verdict"}, rows) + "\n";
+        k = 0;
+        for (const Json& e : events) {
+            out += fmt::format("#### Event {} at t = {}: {} to {}\n\n", ++k,
+                               md::text(member_text(e, "time")), md::code(string_of(e, "from")),
+                               md::code(string_of(e, "to")));
+            const Json* b = member(e, "before");
+            const Json* a = member(e, "after");
+            out += values_table(b ? *b : Json::object(), a ? *a : Json::object()) + "\n";
+        }
+    }
+    if (const Json* fin = member(s, "final"); fin && fin->is_object()) {
+        out += fmt::format("### Final values at t = {}\n\n", md::text(member_text(s, "end_time")));
+        std::vector<std::vector<std::string>> rows;
+        for (auto it = fin->begin(); it != fin->end(); ++it)
+            rows.push_back({md::cell_code(it.key()), md::text(value_text(*it))});
+        out += md::table({"Variable", "Value"}, rows) + "\n";
+    }
+    out += "### Trajectories\n\n" + plots_text(plots, plot_problem);
+    const Json& diags = array_of(s, "diagnostics");
+    if (!diags.empty()) out += "### Findings of the simulation\n\n" + findings_list(diags) + "\n";
+    return out;
+}
+
+std::string now_utc(const ReportOptions& options) {
+    if (!options.timestamp.empty()) return options.timestamp;
+    std::time_t t = std::time(nullptr);
+    if (const char* epoch = std::getenv("SOURCE_DATE_EPOCH"); epoch && *epoch) {
+        char* end = nullptr;
+        long long v = std::strtoll(epoch, &end, 10);
+        if (end && *end == '\0') t = static_cast<std::time_t>(v);
+    }
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return buf;
+}
+
+std::string footer(const ReportOptions& options) {
+    std::string version = options.tool_version.empty() ? MODEAUDIT_VERSION : options.tool_version;
+    std::string out = "---\n\n";
+    out += fmt::format("*Footer, differs between runs (`--reproducible` leaves it out):* generated "
+                       "{} by modeaudit {}",
+                       md::text(now_utc(options)), md::text(version));
+    if (!options.command_line.empty()) out += "; command " + md::code(options.command_line);
+    return out + ".\n";
+}
+
+// ---- files --------------------------------------------------------------------------
+
+bool write_file_atomically(const std::filesystem::path& path, const std::string& text) {
+    std::filesystem::path tmp = path;
+    tmp += ".tmp";
+    {
+        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+        if (!out) return false;
+        out << text;
+        out.flush();
+        if (!out) return false;
+    }
+    std::error_code ec;
+    std::filesystem::rename(tmp, path, ec);
+    if (ec) std::filesystem::remove(tmp, ec);
+    return !ec;
+}
+
+}  // namespace
+
+std::string report_file_base(const Json& check) {
+    std::string name = string_of(check, "model");
+    std::string out;
+    for (char c : name) {
+        bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                  c == '_' || c == '-' || c == '.';
+        out += ok ? c : '_';
+    }
+    if (out.empty() || out.front() == '.' || out.front() == '-') out = "report" + out;
+    return out;
+}
+
+std::string render_report_json(const ReportInput& input) {
+    Json j = input.check.is_object() ? input.check : Json::object();
+    if (input.simulation) {
+        j["simulation"] = *input.simulation;
+    } else {
+        j["simulation"] = nullptr;
+        j["simulation_not_run"] =
+            input.simulation_not_run.empty() ? "no simulation result was given" : input.simulation_not_run;
+    }
+    return j.dump(2) + "\n";
+}
+
+std::string render_markdown(const ReportInput& input, const ReportOptions& options,
+                            const PlotPlan* plots, const std::string& plot_problem) {
+    Counts counts;
+    count(array_of(input.check, "diagnostics"), counts);
+    if (input.simulation) count(array_of(*input.simulation, "diagnostics"), counts);
+
+    std::string out = header_section(input);
+    out += summary_section(input, counts);
+    out += modes_section(input.check);
+    out += transitions_section(input.check);
+    out += "## Findings\n\n" + findings_list(array_of(input.check, "diagnostics")) + "\n";
+    out += simulation_section(input, plots, plot_problem);
+    if (!options.reproducible) out += footer(options);
+    while (out.size() >= 2 && out[out.size() - 1] == '\n' && out[out.size() - 2] == '\n') out.pop_back();
+    return out;
+}
+
+int write_report(const ReportInput& input, const ReportOptions& options, std::ostream& err,
+                 ReportFiles* files) {
+    namespace fs = std::filesystem;
+    ReportFiles written;
+    int status = 0;
+    const fs::path& dir = options.output_dir;
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    if (ec || !fs::is_directory(dir)) {
+        err << fmt::format("modeaudit: error: cannot create the report folder '{}': {}\n",
+                           dir.string(), ec ? ec.message() : "not a directory");
+        return 2;
+    }
+    auto write = [&](const std::string& name, const std::string& text) -> bool {
+        if (write_file_atomically(dir / name, text)) return true;
+        err << fmt::format("modeaudit: error: cannot write '{}'\n", (dir / name).string());
+        status = 2;
+        return false;
+    };
+    const std::string base = report_file_base(input.check);
+
+    if (write(base + ".json", render_report_json(input))) written.json = dir / (base + ".json");
+
+    std::optional<PlotPlan> plan;
+    std::string plot_problem;
+    if (input.trajectories_csv) {
+        std::string error;
+        std::optional<Trajectories> data = parse_trajectories(*input.trajectories_csv, error);
+        if (!data) {
+            plot_problem = "the trajectories could not be read (" + error + ")";
+            err << fmt::format("modeaudit: error: {}\n", plot_problem);
+            status = 2;
+        } else {
+            plan = plan_plots(base, *data, input.check, input.simulation ? &*input.simulation : nullptr,
+                              options.plot_groups);
+            bool ok = write(plan->data_file, *input.trajectories_csv) &&
+                      write(plan->script_file, plan->script);
+            if (ok) {
+                written.plot_data = dir / plan->data_file;
+                written.plot_script = dir / plan->script_file;
+            }
+            if (!ok) {
+                plot_problem = "the plot data could not be written";
+            } else if (plan->figures.empty()) {
+                plot_problem = "the trajectories hold no variable to plot";
+            } else if (!options.plots) {
+                plot_problem = fmt::format("drawing was turned off; run gnuplot {} in this folder",
+                                           plan->script_file);
+            } else {
+                for (const PlotFigure& f : plan->figures) fs::remove(dir / f.image, ec);
+                ProcessOptions po;
+                po.working_dir = dir;
+                po.timeout_seconds = options.timeout_seconds;
+                ProcessResult r = run_process({options.gnuplot, plan->script_file}, po);
+                std::string missing;
+                for (const PlotFigure& f : plan->figures)
+                    if (!fs::exists(dir / f.image)) missing += (missing.empty() ? "" : ", ") + f.image;
+                if (!r.succeeded() || !missing.empty()) {
+                    plot_problem = fmt::format("gnuplot ('{}') {}", options.gnuplot,
+                                               r.succeeded() ? "did not draw " + missing : r.describe());
+                    err << fmt::format("modeaudit: error: cannot draw the plots: {}; install gnuplot "
+                                       "(Debian: gnuplot-nox){}\n",
+                                       plot_problem,
+                                       r.output.empty() ? std::string() : "\n" + r.output);
+                    status = 2;
+                } else {
+                    for (const PlotFigure& f : plan->figures) written.plots.push_back(dir / f.image);
+                }
+            }
+        }
+    } else if (input.simulation) {
+        plot_problem = "the simulation gave no trajectories";
+    }
+
+    bool drawn = plan && !plan->figures.empty() && plot_problem.empty();
+    std::string markdown = render_markdown(input, options, drawn ? &*plan : nullptr, plot_problem);
+    bool md_ok = write(base + ".md", markdown);
+    if (md_ok) written.markdown = dir / (base + ".md");
+
+    if (options.pdf && md_ok) {
+        PdfOptions po;
+        po.pandoc = options.pandoc;
+        po.pdf_engine = options.pdf_engine;
+        po.reproducible = options.reproducible;
+        po.timeout_seconds = options.timeout_seconds;
+        if (build_pdf(dir, base + ".md", markdown, base + ".pdf", po, err))
+            written.pdf = dir / (base + ".pdf");
+        else
+            status = 2;
+    }
+    if (files) *files = std::move(written);
+    return status;
+}
+
+}  // namespace modeaudit

@@ -1,0 +1,92 @@
+// The report stage: the review report a person signs off on.
+//
+// Last stage of the pipeline (parse -> ... -> simulation -> report). It is
+// generated from the documents of the output contract
+// (../shared/design/output-contract.md), not from the C++ results of the
+// earlier stages: the check document (`check --format json`: modes,
+// transitions with their verdicts, diagnostics), optionally the simulation
+// document (`simulate --format json`) and the trajectories CSV (header
+// `time,var1,...`). So the report depends only on the contract, can be
+// re-rendered from saved documents, and is tested with hand-written ones
+// (tests/unit/report/).
+//
+// It writes into the output folder:
+//   <Model>.json               the check document with its `simulation` member
+//   <Model>.md                 the review report (Markdown)
+//   <Model>.pdf                the same through Pandoc and pdflatex (pdf.h)
+//   <Model>_trajectories.csv   the trajectories as given,
+//   <Model>_plots.gp           the gnuplot script that draws
+//   <Model>_plot_N.png         the pictures (plots.h)
+// The Markdown and the JSON are byte-identical for the same input and
+// options when `reproducible` is set (no footer); otherwise they differ only
+// in the footer, which holds the generation time and is marked as such.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "common/json_output.h"
+#include "report/plots.h"
+
+namespace modeaudit {
+
+struct ReportInput {
+    Json check;                                   // the check document
+    std::optional<Json> simulation;               // the simulation document, if it ran
+    std::optional<std::string> trajectories_csv;  // `time,var1,...`, if it ran
+    // Why there is no simulation document ("the simulation stage is not
+    // built yet", "the check found errors", ...); shown in the report.
+    std::string simulation_not_run;
+    // The model file as the user named it; empty: the check document's
+    // `file` member, else the file of its first located diagnostic.
+    std::string model_file;
+};
+
+struct ReportOptions {
+    std::filesystem::path output_dir = "modeaudit-report";
+    bool pdf = true;            // false: --no-pdf
+    bool plots = true;          // false: no gnuplot run (script and data are still written)
+    bool reproducible = false;  // no footer; fixed dates in the PDF (pdf.h)
+    std::string pandoc = "pandoc";
+    std::string pdf_engine = "pdflatex";
+    std::string gnuplot = "gnuplot";
+    double timeout_seconds = 300;  // per helper program run
+    // Footer data (not in a reproducible report).
+    std::string tool_version;  // empty: this build's version
+    std::string timestamp;     // empty: SOURCE_DATE_EPOCH if set, else now (UTC, ISO 8601)
+    std::string command_line;  // empty: not shown
+    // Explicit plot groups (variable names); empty: plots.h's default grouping.
+    std::vector<std::vector<std::string>> plot_groups;
+};
+
+// What write_report produced (paths inside output_dir).
+struct ReportFiles {
+    std::filesystem::path markdown, json, pdf, plot_script, plot_data;
+    std::vector<std::filesystem::path> plots;
+};
+
+// The file-name stem for a model: its name with anything but letters,
+// digits, '_', '-' and '.' replaced by '_' ("report" when empty).
+std::string report_file_base(const Json& check);
+
+// The report's JSON: the check document, then `simulation` (the document,
+// or null with `simulation_not_run` giving the reason). Ends with "\n".
+std::string render_report_json(const ReportInput& input);
+
+// The Markdown report. `plots`: the plan whose pictures exist (nullptr:
+// none); `plot_problem`: why there are no pictures, if there are none.
+std::string render_markdown(const ReportInput& input, const ReportOptions& options,
+                            const PlotPlan* plots, const std::string& plot_problem);
+
+// Writes every file of the report. Returns 0 when all requested files were
+// written, 2 when one could not be (the folder cannot be written, the
+// trajectories are malformed, gnuplot or pandoc is missing or fails): the
+// others are still written and `err` says what failed and what to do.
+// Never throws for a failure of a helper program or of the file system.
+int write_report(const ReportInput& input, const ReportOptions& options, std::ostream& err,
+                 ReportFiles* files = nullptr);
+
+}  // namespace modeaudit
