@@ -17,21 +17,23 @@ void StatePolynomial::value(double t, double* x) const {
 
 void StatePolynomial::enclose(double a, double b, Interval* x) const {
     namespace bn = boost::numeric;
+    using FI = FastInterval;
+    RoundingScope scope;
     const double mid = a + (b - a) / 2;
-    const Interval shift = Interval(mid) - Interval(center);
-    const Interval tau = Interval(a, b) - Interval(mid);
+    const FI shift = FI(mid, mid) - FI(center, center);
+    const FI tau = FI(a, b) - FI(mid, mid);
     const std::size_t q = static_cast<std::size_t>(degree);
-    std::vector<Interval> c(q + 1), powers(q + 1);
-    powers[0] = Interval(1.0);
+    std::vector<FI> c(q + 1), powers(q + 1);
+    powers[0] = FI(1.0, 1.0);
     for (std::size_t k = 1; k <= q; ++k) powers[k] = bn::pow(tau, static_cast<int>(k));
     for (std::size_t i = 0; i < n; ++i) {
-        for (std::size_t k = 0; k <= q; ++k) c[k] = Interval(coeff[k * n + i]);
+        for (std::size_t k = 0; k <= q; ++k) c[k] = FI(coeff[k * n + i], coeff[k * n + i]);
         // Taylor shift to the midpoint (repeated synthetic division).
         for (std::size_t j = 0; j < q; ++j)
             for (std::size_t k = q - 1; k + 1 > j; --k) c[k] += shift * c[k + 1];
-        Interval sum = c[0];
+        FI sum = c[0];
         for (std::size_t k = 1; k <= q; ++k) sum += c[k] * powers[k];
-        x[i] = sum;
+        x[i] = Interval(sum.lower(), sum.upper());
     }
 }
 

@@ -3,9 +3,11 @@
 // Seed 002 detects every state event of an integration step by enclosing the
 // discontinuity functions over sub-intervals of the step. The enclosures must
 // really enclose, so the arithmetic is Boost.Interval with
-//  - rounded_arith_std: +, -, *, / and sqrt are IEEE operations, so with the
-//    hardware rounding direction set downward / upward (fesetround, which is
-//    what Boost uses on x86-64) their results are correctly rounded bounds;
+//  - rounded_arith_opp: +, -, *, / and sqrt are IEEE operations, so with the
+//    hardware rounding direction upward (fesetround, which is what Boost uses
+//    on x86-64) an upper bound is the rounded result and a lower bound the
+//    negated upper bound of the negated operation: correctly rounded bounds
+//    with one rounding direction throughout;
 //  - OutwardLibm (below) for the transcendental functions: libm's exp, sin,
 //    log, ... are not correctly rounded and are only specified in
 //    round-to-nearest, so Boost's rounded_transc_std (which calls libm in the
@@ -13,7 +15,12 @@
 //    widen the result by two ulps outward; glibc documents errors below one
 //    ulp for these functions on x86-64, so the bound holds with a margin;
 //  - save_state: the caller's rounding mode (round-to-nearest for CVODE) is
-//    restored after each interval operation;
+//    restored after each operation of an `Interval`. Switching the mode costs
+//    more than the arithmetic (it was half of the run time of the bouncing
+//    ball), so the hot loops (tape evaluation, polynomial enclosures) open
+//    one RoundingScope, which sets the mode upward once and restores it at
+//    the end, and compute with FastInterval, the same type without the
+//    per-operation switching (Boost's unprotect);
 //  - checking_base: no exceptions; an empty result (sqrt or log of a
 //    negative interval) is a NaN bound, which the event search treats as
 //    "unknown" and bisects further.
@@ -41,17 +48,22 @@ inline double widen_up(double r) {
 }
 
 // Transcendental functions evaluated in round-to-nearest and widened by two
-// ulps; the arithmetic comes from `Base` (rounded_arith_std<double>).
+// ulps; the arithmetic comes from `Base` (rounded_arith_opp<double>), whose
+// invariant (the mode is upward between operations) is restored afterwards.
 template <class Base>
 struct OutwardLibm : Base {
 #define MODEAUDIT_OUTWARD(f)                                         \
     double f##_down(const double& x) {                               \
         this->to_nearest();                                          \
-        return widen_down(std::f(x));                                \
+        const double r = std::f(x);                                  \
+        this->upward();                                              \
+        return widen_down(r);                                        \
     }                                                                \
     double f##_up(const double& x) {                                 \
         this->to_nearest();                                          \
-        return widen_up(std::f(x));                                  \
+        const double r = std::f(x);                                  \
+        this->upward();                                              \
+        return widen_up(r);                                          \
     }
     MODEAUDIT_OUTWARD(exp)
     MODEAUDIT_OUTWARD(log)
@@ -74,7 +86,11 @@ struct OutwardLibm : Base {
 
 namespace ivl = boost::numeric::interval_lib;
 using IntervalPolicies =
-    ivl::policies<ivl::save_state<detail::OutwardLibm<ivl::rounded_arith_std<double>>>, ivl::checking_base<double>>;
+    ivl::policies<ivl::save_state<detail::OutwardLibm<ivl::rounded_arith_opp<double>>>, ivl::checking_base<double>>;
 using Interval = boost::numeric::interval<double, IntervalPolicies>;
+// Valid only inside a RoundingScope.
+using FastInterval = ivl::unprotect<Interval>::type;
+// Sets the rounding mode for FastInterval and restores the caller's on exit.
+using RoundingScope = Interval::traits_type::rounding;
 
 }  // namespace modeaudit::sim

@@ -125,10 +125,11 @@ public:
         // Pi and other named constants: their enclosure replaces the point one.
         for (const auto& [index, value] : named_) tape_.constant_intervals_[index] = value;
         tape_.reg_.assign(base + tape_.code_.size(), 0.0);
-        tape_.ireg_.assign(base + tape_.code_.size(), Interval(0.0));
+        tape_.ireg_.assign(base + tape_.code_.size(), FastInterval(0.0, 0.0));
         for (std::size_t k = 0; k < tape_.constants_; ++k) {
             tape_.reg_[tape_.inputs_ + k] = tape_.constant_values_[k];
-            tape_.ireg_[tape_.inputs_ + k] = tape_.constant_intervals_[k];
+            const Interval& c = tape_.constant_intervals_[k];
+            tape_.ireg_[tape_.inputs_ + k] = FastInterval(c.lower(), c.upper());
         }
     }
 
@@ -349,27 +350,28 @@ void Tape::evaluate(const double* in, double* out, std::size_t groups) const {
 
 namespace {
 
-Interval whole() {
-    return Interval(-std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity());
-}
+// Inside a RoundingScope (interval.h): FastInterval operations.
+using FI = FastInterval;
 
-bool unknown(const Interval& x) { return std::isnan(x.lower()) || std::isnan(x.upper()); }
+FI whole() { return FI(-std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity()); }
 
-Interval divide(const Interval& a, const Interval& b) {
+bool unknown(const FI& x) { return std::isnan(x.lower()) || std::isnan(x.upper()); }
+
+FI divide(const FI& a, const FI& b) {
     if (unknown(a) || unknown(b) || boost::numeric::in(0.0, b)) return whole();
     return a / b;
 }
 
-Interval sign_of(const Interval& x) {
+FI sign_of(const FI& x) {
     auto s = [](double v) { return v > 0 ? 1.0 : (v < 0 ? -1.0 : 0.0); };
-    return Interval(s(x.lower()), s(x.upper()));
+    return FI(s(x.lower()), s(x.upper()));
 }
 
-Interval atan2_of(const Interval& y, const Interval& x) {
+FI atan2_of(const FI& y, const FI& x) {
     // atan(y/x) where x > 0; elsewhere the whole range of atan2.
     if (x.lower() > 0) return boost::numeric::atan(y / x);
-    const Interval pi = ivl::pi<Interval>();
-    return Interval(-pi.upper(), pi.upper());
+    const FI pi = ivl::pi<FI>();
+    return FI(-pi.upper(), pi.upper());
 }
 
 }  // namespace
@@ -378,21 +380,22 @@ void Tape::evaluate(const Interval* in, Interval* out, std::size_t groups) const
     MODEAUDIT_ASSERT(groups <= group_end_.size(), "tape evaluated with more groups than it has");
     if (groups == 0) return;
     namespace bn = boost::numeric;
-    Interval* r = ireg_.data();
-    std::copy(in, in + inputs_, r);
+    RoundingScope scope;
+    FI* r = ireg_.data();
+    for (std::size_t k = 0; k < inputs_; ++k) r[k] = FI(in[k].lower(), in[k].upper());
     const std::size_t base = inputs_ + constants_;
     const std::size_t end = prefix_[groups - 1];
     for (std::size_t k = 0; k < end; ++k) {
         const Instruction& i = code_[k];
-        const Interval& a = r[i.a];
-        Interval v;
+        const FI& a = r[i.a];
+        FI v;
         switch (i.op) {
             case Op::Add: v = a + r[i.b]; break;
             case Op::Sub: v = a - r[i.b]; break;
             case Op::Mul: v = a * r[i.b]; break;
             case Op::Div: v = divide(a, r[i.b]); break;
             case Op::Neg: v = -a; break;
-            case Op::Recip: v = divide(Interval(1.0), a); break;
+            case Op::Recip: v = divide(FI(1.0, 1.0), a); break;
             case Op::Square: v = bn::square(a); break;
             case Op::PowInt: v = bn::pow(a, i.n); break;
             case Op::Pow: v = bn::exp(r[i.b] * bn::log(a)); break;
@@ -417,7 +420,7 @@ void Tape::evaluate(const Interval* in, Interval* out, std::size_t groups) const
         r[base + k] = v;
     }
     const std::size_t nout = group_end_[groups - 1];
-    for (std::size_t k = 0; k < nout; ++k) out[k] = r[outputs_[k]];
+    for (std::size_t k = 0; k < nout; ++k) out[k] = Interval(r[outputs_[k]].lower(), r[outputs_[k]].upper());
 }
 
 std::string Tape::listing() const {

@@ -96,7 +96,7 @@ private:
     std::vector<double> constant_values_;
     std::vector<Interval> constant_intervals_;
     mutable std::vector<double> reg_;
-    mutable std::vector<Interval> ireg_;
+    mutable std::vector<FastInterval> ireg_;  // used inside a RoundingScope only
 };
 
 }  // namespace modeaudit::sim
