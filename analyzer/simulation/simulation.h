@@ -32,6 +32,13 @@
 // left limits; the first violation in a segment is located by bisection on
 // the interpolant. Unlike guards, an assert violated only between two steps
 // can be missed.
+//
+// Not covered yet: discrete variables other than the mode variables (a
+// when-clause counter `n = pre(n) + 1` is not tracked; supplied_restart
+// applies reinit only), sample() and time events beyond what the guard
+// search finds on its own, guards on implicitly defined variables
+// (mode_system.h), and diagnostics (sim- rules) and the pipeline stage,
+// which are to be built on this result.
 #pragma once
 
 #include <functional>
@@ -86,6 +93,9 @@ struct SimulationOptions {
     double start_time = 0;
     std::optional<double> stop_time;               // default: the model's StopTime, else 1
     std::map<std::string, double> initial_values;  // states of the start mode, by symbol name
+    // A reference simulation: the seeds' numbers are stated to 1e-9 / 1e-10
+    // and BDF's global error is some ten times rtol (at rtol = 1e-10 the
+    // rope's capture time is off by 1.2e-10).
     double rtol = 1e-12, atol = 1e-14;
     bool project = true;                           // onto F_UP after each step
     double event_time_tolerance = 1e-12;           // relative; the event search's finest sub-interval

@@ -155,6 +155,33 @@ TEST(Simulation, TautModeFromInconsistentValuesIsAClearFailure) {
                  std::invalid_argument);
 }
 
+// From the bottom with speed 5 the ball rises until the tension
+// lambda = v.v - g y = 25 - 2g - 3g y (energy conservation) reaches zero at
+// y = (25 - 2g)/(3g) = 0.183, above the horizontal and below the height
+// where the speed would vanish (0.274): the assert "the rope can pull but
+// not push" is violated there, located on the interpolant.
+TEST(Simulation, TensionAssertViolationIsLocated) {
+    auto fe = corpus("cup_and_ball.mo");
+    SimulationOptions o;
+    o.start_mode = mode_index(*fe, "taut=true");
+    o.stop_time = 1.0;
+    o.initial_values = {{"x", 0.0}, {"y", -1.0}, {"vx", 5.0}, {"vy", 0.0}};
+    SimulationResult r = simulate(fe->flat(), fe->modes(), *fe->state.structure, o, supplied_restart(*fe->state.structure));
+    ASSERT_EQ(r.stopped_because, StopReason::StopTime) << (r.messages.empty() ? "" : r.messages.front());
+    const AssertRecord* tension = find_assert(r.segments.at(0), "push");
+    ASSERT_NE(tension, nullptr);
+    ASSERT_TRUE(tension->violated);
+    EXPECT_LT(tension->value, 0);
+    EXPECT_GT(tension->value, -1e-6);
+    EXPECT_LT(tension->min_margin, 0);
+    // Stopped at the reported time, the ball is where lambda = 0.
+    o.stop_time = tension->time;
+    SimulationResult at = simulate(fe->flat(), fe->modes(), *fe->state.structure, o, supplied_restart(*fe->state.structure));
+    const double g = 9.81;
+    EXPECT_NEAR(at.final_values.at("y"), (25 - 2 * g) / (3 * g), 1e-7);
+    EXPECT_NEAR(at.final_values.at("lambda"), 0.0, 1e-6);
+}
+
 // Without a derived restart the capture is undetermined: carrying the
 // velocity into the taut mode violates tangency (seed 000, 4.2).
 TEST(Simulation, CupAndBallWithContinuityOnlyStopsUndetermined) {
