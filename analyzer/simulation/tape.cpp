@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <sstream>
 #include <tuple>
 
 #include "common/internal_error.h"
@@ -179,6 +180,43 @@ private:
         return acc;
     }
 
+    // A key of an expression that does not depend on GiNaC's term order
+    // (which follows hash values and is not stable from run to run): the
+    // operands of sums and products are visited sorted by it, so the
+    // instruction list, and with it the floating-point rounding, is the same
+    // in every run (style.md, 7).
+    const std::string& key(const ex& e) {
+        auto it = keys_.find(e);
+        if (it != keys_.end()) return it->second;
+        std::string k;
+        if (GiNaC::is_a<GiNaC::symbol>(e)) {
+            k = "s:" + GiNaC::ex_to<GiNaC::symbol>(e).get_name();
+        } else if (GiNaC::is_a<GiNaC::add>(e) || GiNaC::is_a<GiNaC::mul>(e)) {
+            std::vector<std::string> parts;
+            for (std::size_t i = 0; i < e.nops(); ++i) parts.push_back(key(e.op(i)));
+            std::sort(parts.begin(), parts.end());
+            k = GiNaC::is_a<GiNaC::add>(e) ? "+(" : "*(";
+            for (const std::string& p : parts) k += p + ",";
+            k += ")";
+        } else if (GiNaC::is_a<GiNaC::power>(e)) {
+            k = "^(" + key(e.op(0)) + "," + key(e.op(1)) + ")";
+        } else if (GiNaC::is_a<GiNaC::function>(e)) {
+            k = "f:" + GiNaC::ex_to<GiNaC::function>(e).get_name() + "(";
+            for (std::size_t i = 0; i < e.nops(); ++i) k += key(e.op(i)) + ",";
+            k += ")";
+        } else {
+            k = "v:" + to_text(e);
+        }
+        return keys_.emplace(e, std::move(k)).first->second;
+    }
+
+    std::vector<ex> sorted_operands(const ex& e) {
+        std::vector<ex> ops;
+        for (std::size_t i = 0; i < e.nops(); ++i) ops.push_back(e.op(i));
+        std::stable_sort(ops.begin(), ops.end(), [&](const ex& a, const ex& b) { return key(a) < key(b); });
+        return ops;
+    }
+
     Ref node(const ex& e) {
         auto it = memo_.find(e);
         if (it != memo_.end()) return it->second;
@@ -212,8 +250,7 @@ private:
         }
         if (GiNaC::is_a<GiNaC::add>(e)) {
             std::vector<Ref> pos, neg;
-            for (std::size_t k = 0; k < e.nops(); ++k) {
-                const ex t = e.op(k);
+            for (const ex& t : sorted_operands(e)) {
                 if (negative_term(t)) neg.push_back(node(-t));
                 else pos.push_back(node(t));
             }
@@ -226,8 +263,7 @@ private:
         if (GiNaC::is_a<GiNaC::mul>(e)) {
             std::vector<Ref> num, den;
             GiNaC::numeric coeff = 1;
-            for (std::size_t k = 0; k < e.nops(); ++k) {
-                const ex f = e.op(k);
+            for (const ex& f : sorted_operands(e)) {
                 if (GiNaC::is_a<GiNaC::numeric>(f)) {
                     coeff *= GiNaC::ex_to<GiNaC::numeric>(f);
                 } else if (GiNaC::is_a<GiNaC::power>(f) && GiNaC::is_a<GiNaC::numeric>(f.op(1)) &&
@@ -292,6 +328,7 @@ private:
 
     Tape& tape_;
     std::map<ex, Ref, GiNaC::ex_is_less> memo_;
+    std::map<ex, std::string, GiNaC::ex_is_less> keys_;
     std::map<std::tuple<int, std::tuple<int, std::uint32_t>, std::tuple<int, std::uint32_t>, std::int32_t>, Ref> consed_;
     std::vector<Pending> code_;
     std::vector<GiNaC::numeric> constants_;
