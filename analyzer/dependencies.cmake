@@ -54,6 +54,23 @@ target_link_libraries(modeaudit_sundials INTERFACE
   ${SUNDIALS_IDA_LIBRARY} ${SUNDIALS_CVODE_LIBRARY} ${SUNDIALS_NVECSERIAL_LIBRARY})
 add_library(modeaudit::sundials ALIAS modeaudit_sundials)
 
+# CVODE with the dense direct solver, for the simulation stage: BDF with a
+# dense Jacobian, projection and dense output (analyzer/simulation/).
+find_path(SUNDIALS_CVODE_INCLUDE_DIR cvode/cvode.h)
+find_path(SUNDIALS_CVODE_PROJ_INCLUDE_DIR cvode/cvode_proj.h)
+find_library(SUNDIALS_SUNLINSOLDENSE_LIBRARY sundials_sunlinsoldense)
+find_library(SUNDIALS_SUNMATRIXDENSE_LIBRARY sundials_sunmatrixdense)
+if(NOT SUNDIALS_CVODE_INCLUDE_DIR OR NOT SUNDIALS_CVODE_PROJ_INCLUDE_DIR OR NOT SUNDIALS_CVODE_LIBRARY
+   OR NOT SUNDIALS_NVECSERIAL_LIBRARY OR NOT SUNDIALS_SUNLINSOLDENSE_LIBRARY OR NOT SUNDIALS_SUNMATRIXDENSE_LIBRARY)
+  modeaudit_missing("SUNDIALS CVODE (>= 6, with the dense linear solver and projection)" "libsundials-dev")
+endif()
+add_library(modeaudit_cvode INTERFACE)
+target_include_directories(modeaudit_cvode SYSTEM INTERFACE ${SUNDIALS_CVODE_INCLUDE_DIR})
+target_link_libraries(modeaudit_cvode INTERFACE
+  ${SUNDIALS_CVODE_LIBRARY} ${SUNDIALS_SUNLINSOLDENSE_LIBRARY} ${SUNDIALS_SUNMATRIXDENSE_LIBRARY}
+  ${SUNDIALS_NVECSERIAL_LIBRARY})
+add_library(modeaudit::cvode ALIAS modeaudit_cvode)
+
 # fmt: formatting (GCC 12 has no <format>).
 find_package(fmt QUIET)
 if(NOT fmt_FOUND)

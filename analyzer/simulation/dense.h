@@ -1,0 +1,35 @@
+// Small dense linear algebra for the simulation stage: LU with partial
+// pivoting (the Newton iteration on the index-reduced equations, the
+// implicit-function Jacobian of the right-hand side) and minimum-norm
+// corrections onto the consistency conditions (projection). The systems are
+// a mode's leading variables or constraints, tens of unknowns at most, so
+// dense row-major storage is the right tool.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+namespace modeaudit::sim {
+
+class DenseLu {
+public:
+    // Factors the n x n row-major matrix `a`; false when a pivot is zero or
+    // below 1e-14 times the largest entry (numerically singular).
+    bool factor(const double* a, std::size_t n);
+    // Solves A x = b in place.
+    void solve(double* b) const;
+    std::size_t size() const { return n_; }
+
+private:
+    std::size_t n_ = 0;
+    std::vector<double> lu_;
+    std::vector<std::size_t> piv_;
+};
+
+// The minimum-norm correction dx with J dx = -r for an m x n row-major J of
+// full row rank (m <= n): dx = -J^T (J J^T)^{-1} r. A tiny multiple of the
+// identity is added to J J^T so that redundant but consistent rows do not
+// make it singular. False when it is singular even so.
+bool min_norm_correction(const std::vector<double>& jac, std::size_t m, std::size_t n, const double* r, double* dx);
+
+}  // namespace modeaudit::sim

@@ -1,0 +1,75 @@
+// Guaranteed event detection on the integrator's dense output (simulation
+// stage; seed 002).
+//
+// After each internal step the integrator's interpolant over [t_prev, t_cur]
+// is a polynomial in t (CVODE's Nordsieck array: the Taylor coefficients
+// about t_cur are CVodeGetDky(t_cur, k)/k!, k = 0..q). A guard g(states,
+// time) composed with it is enclosed over a sub-interval T by interval
+// arithmetic: the polynomial is re-expanded about the midpoint of T (in
+// interval arithmetic) and summed term by term over the symmetric T - mid,
+// then the guard's tape is evaluated on the enclosures. Sub-intervals are
+// visited in time order and bisected until the sign is certain or the width
+// is below the time tolerance, so every upward crossing inside the step is
+// found in order, also when g is positive only in a window far narrower
+// than the step (seed 002: "guarantees the location of all state events in
+// strict time order ... even if multiple state condition transitions exist
+// in an integration step"). The guarantee is relative to the interpolant,
+// which is the integrator's solution between its steps; windows narrower
+// than the time tolerance may be missed.
+//
+// An event is an upward crossing: g < 0, then g > 0. A guard that reaches
+// zero without becoming positive (a tangency such as g = -(t - t0)^2) is no
+// event: in the last sub-interval the search checks points for g > 0 and,
+// finding none, goes on (CrossingResult::touches counts these). This differs
+// from Modelica's `when x >= 0` only on a set of measure zero: a relation
+// that becomes true at a single instant of tangency does not fire here.
+//
+// No sticking (seed 002, "discontinuity sticking"): a guard is armed only
+// when it has been certified below -zero_tolerance, by a point value at the
+// start of a segment or by an enclosure; after a restart at an event the
+// guard that fired is ~0 and stays disarmed until it has really been
+// negative, so the restart point is not detected again.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "simulation/interval.h"
+#include "simulation/tape.h"
+
+namespace modeaudit::sim {
+
+// The states as polynomials over [t0, t1]: coeff[k * n + i] is the k-th
+// Taylor coefficient of state i about `center`.
+struct StatePolynomial {
+    double t0 = 0, t1 = 0, center = 0;
+    std::size_t n = 0;
+    int degree = 0;
+    std::vector<double> coeff;
+
+    void value(double t, double* x) const;
+    // Enclosures of every state over [a, b].
+    void enclose(double a, double b, Interval* x) const;
+};
+
+struct CrossingOptions {
+    double time_tolerance = 1e-12;   // relative to max(1, |t|): sub-intervals are not bisected below this width
+    double zero_tolerance = 1e-12;   // arming threshold (see above)
+    std::size_t max_enclosures = 200000;  // work limit per call
+};
+
+struct CrossingResult {
+    bool found = false;
+    double time = 0;            // the earliest crossing, to a few ulps (g(time) > 0 on the interpolant)
+    bool armed = false;         // the guard's armed state at the end of the searched range
+    std::size_t touches = 0;    // unresolved sub-intervals where g came near 0 without crossing
+    std::size_t enclosures = 0; // interval evaluations made
+    bool exhausted = false;     // stopped by max_enclosures (the result is then not guaranteed)
+};
+
+// The earliest upward crossing of the guard (a tape with inputs states...,
+// time and one output) in [a, b], a subset of [p.t0, p.t1].
+CrossingResult first_upward_crossing(const StatePolynomial& p, const Tape& guard, double a, double b, bool armed,
+                                     const CrossingOptions& options = {});
+
+}  // namespace modeaudit::sim

@@ -1,0 +1,189 @@
+#include "simulation/integrator.h"
+
+#include <cvode/cvode.h>
+#include <cvode/cvode_ls.h>
+#include <cvode/cvode_proj.h>
+#include <nvector/nvector_serial.h>
+#include <sundials/sundials_context.h>
+#include <sunlinsol/sunlinsol_dense.h>
+#include <sunmatrix/sunmatrix_dense.h>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace modeaudit::sim {
+
+namespace {
+
+N_Vector vec(void* p) { return static_cast<N_Vector>(p); }
+
+extern "C" int cvode_rhs(realtype t, N_Vector y, N_Vector ydot, void* user) {
+    return static_cast<Integrator*>(user)->rhs(t, N_VGetArrayPointer(y), N_VGetArrayPointer(ydot));
+}
+
+extern "C" int cvode_jac(realtype t, N_Vector y, N_Vector /*fy*/, SUNMatrix jac, void* user, N_Vector, N_Vector,
+                         N_Vector) {
+    return static_cast<Integrator*>(user)->jacobian(t, N_VGetArrayPointer(y), SUNDenseMatrix_Data(jac));
+}
+
+extern "C" int cvode_proj(realtype t, N_Vector ycur, N_Vector corr, realtype /*eps*/, N_Vector err, void* user) {
+    return static_cast<Integrator*>(user)->projection(t, N_VGetArrayPointer(ycur), N_VGetArrayPointer(corr),
+                                                       err ? N_VGetArrayPointer(err) : nullptr);
+}
+
+// CVODE reports failures through the return codes we check; its own
+// printing to stderr is switched off (the driver reports in its result).
+extern "C" void cvode_quiet(int, const char*, const char*, char*, void*) {}
+
+void check(int flag, const char* what) {
+    if (flag < 0) throw std::runtime_error(fmt::format("CVODE: {} failed (flag {})", what, flag));
+}
+
+}  // namespace
+
+Integrator::Integrator(const ModeSystem& system, const IntegratorOptions& options) : sys_(system), options_(options) {
+    const auto n = static_cast<sunindextype>(sys_.state_count());
+    SUNContext ctx = nullptr;
+    check(SUNContext_Create(nullptr, &ctx), "SUNContext_Create");
+    context_ = ctx;
+    y_ = N_VNew_Serial(n, ctx);
+    matrix_ = SUNDenseMatrix(n, n, ctx);
+    solver_ = SUNLinSol_Dense(vec(y_), static_cast<SUNMatrix>(matrix_), ctx);
+    cvode_ = CVodeCreate(CV_BDF, ctx);
+    if (!y_ || !matrix_ || !solver_ || !cvode_) throw std::runtime_error("CVODE: out of memory");
+    x_.assign(sys_.state_count(), 0.0);
+    lead_.assign(sys_.leading_count(), 0.0);
+    work_.assign(sys_.state_count() * sys_.state_count(), 0.0);
+}
+
+Integrator::~Integrator() {
+    if (cvode_) CVodeFree(&cvode_);
+    if (solver_) SUNLinSolFree(static_cast<SUNLinearSolver>(solver_));
+    if (matrix_) SUNMatDestroy(static_cast<SUNMatrix>(matrix_));
+    if (y_) N_VDestroy(vec(y_));
+    if (context_) {
+        SUNContext ctx = static_cast<SUNContext>(context_);
+        SUNContext_Free(&ctx);
+    }
+}
+
+void Integrator::start(double t0, const std::vector<double>& x0, const std::vector<double>& leading, double stop_time) {
+    std::copy(x0.begin(), x0.end(), N_VGetArrayPointer(vec(y_)));
+    x_ = x0;
+    if (leading.size() == lead_.size()) lead_ = leading;
+    t_ = t_prev_ = t0;
+    stop_ = stop_time;
+    if (!initialized_) {
+        initialized_ = true;
+        check(CVodeInit(cvode_, cvode_rhs, t0, vec(y_)), "CVodeInit");
+        check(CVodeSetUserData(cvode_, this), "CVodeSetUserData");
+        check(CVodeSetErrHandlerFn(cvode_, cvode_quiet, nullptr), "CVodeSetErrHandlerFn");
+        check(CVodeSStolerances(cvode_, options_.rtol, options_.atol), "CVodeSStolerances");
+        check(CVodeSetLinearSolver(cvode_, static_cast<SUNLinearSolver>(solver_), static_cast<SUNMatrix>(matrix_)),
+              "CVodeSetLinearSolver");
+        check(CVodeSetJacFn(cvode_, cvode_jac), "CVodeSetJacFn");
+        check(CVodeSetMaxNumSteps(cvode_, options_.max_steps), "CVodeSetMaxNumSteps");
+        if (options_.project && sys_.has_constraints()) check(CVodeSetProjFn(cvode_, cvode_proj), "CVodeSetProjFn");
+    } else {
+        check(CVodeReInit(cvode_, t0, vec(y_)), "CVodeReInit");
+    }
+    check(CVodeSetStopTime(cvode_, stop_time), "CVodeSetStopTime");
+}
+
+bool Integrator::step(std::string& error) {
+    realtype t = t_;
+    const double before = t_;
+    const int flag = CVode(cvode_, stop_, vec(y_), &t, CV_ONE_STEP);
+    if (flag < 0) {
+        error = fmt::format("CVODE failed at t = {:.12g} in mode '{}': {} (flag {})", t_, sys_.mode_id(),
+                            CVodeGetReturnFlagName(flag), flag);
+        return false;
+    }
+    t_prev_ = before;
+    t_ = t;
+    const double* y = N_VGetArrayPointer(vec(y_));
+    std::copy(y, y + x_.size(), x_.begin());
+    ++stats_.steps;
+    stats_.max_step = std::max(stats_.max_step, t_ - t_prev_);
+    return true;
+}
+
+StatePolynomial Integrator::interpolant() const {
+    StatePolynomial p;
+    p.t0 = t_prev_;
+    p.t1 = t_;
+    p.center = t_;
+    p.n = x_.size();
+    int q = 1;
+    CVodeGetLastOrder(cvode_, &q);
+    N_Vector dky = N_VClone(vec(y_));
+    double factorial = 1;
+    for (int k = 0; k <= q; ++k) {
+        if (k > 0) factorial *= k;
+        if (CVodeGetDky(cvode_, t_, k, dky) < 0) {
+            q = k - 1;
+            break;
+        }
+        const double* d = N_VGetArrayPointer(dky);
+        for (std::size_t i = 0; i < p.n; ++i) p.coeff.push_back(d[i] / factorial);
+    }
+    N_VDestroy(dky);
+    p.degree = std::max(q, 0);
+    return p;
+}
+
+bool Integrator::values_at(double t, std::vector<double>& x, std::vector<double>& y) const {
+    x.resize(x_.size());
+    if (t == t_) {
+        x = x_;
+    } else {
+        N_Vector v = N_VClone(vec(y_));
+        const int flag = CVodeGetDky(cvode_, t, 0, v);
+        if (flag >= 0) std::copy(N_VGetArrayPointer(v), N_VGetArrayPointer(v) + x_.size(), x.begin());
+        N_VDestroy(v);
+        if (flag < 0) return false;
+    }
+    y = lead_;
+    if (!sys_.solve_leading(t, x.data(), y.data())) return false;
+    lead_ = y;
+    return true;
+}
+
+int Integrator::rhs(double t, const double* x, double* xdot) {
+    ++stats_.rhs_evaluations;
+    std::vector<double> y = lead_;
+    if (!sys_.solve_leading(t, x, y.data())) {
+        ++stats_.newton_failures;
+        return 1;  // recoverable: CVODE retries with a smaller step
+    }
+    lead_ = y;
+    sys_.state_derivative(x, y.data(), xdot);
+    return 0;
+}
+
+int Integrator::jacobian(double t, const double* x, double* jac_column_major) {
+    ++stats_.jacobian_evaluations;
+    std::vector<double> y = lead_;
+    if (!sys_.solve_leading(t, x, y.data())) return 1;
+    const std::size_t n = x_.size();
+    if (!sys_.ode_jacobian(t, x, y.data(), work_.data())) return 1;
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = 0; j < n; ++j) jac_column_major[j * n + i] = work_[i * n + j];
+    return 0;
+}
+
+int Integrator::projection(double t, const double* x, double* corr, double* err) {
+    ++stats_.projections;
+    const std::size_t n = x_.size();
+    std::vector<double> p(x, x + n);
+    double before = 0;
+    if (!sys_.project(t, p.data(), err, &before)) return 1;
+    stats_.max_drift_before_projection = std::max(stats_.max_drift_before_projection, before);
+    for (std::size_t i = 0; i < n; ++i) corr[i] = p[i] - x[i];
+    return 0;
+}
+
+}  // namespace modeaudit::sim

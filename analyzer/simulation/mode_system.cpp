@@ -1,0 +1,430 @@
+#include "simulation/mode_system.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+
+#include "common/internal_error.h"
+#include "flatten/expression_builder.h"
+
+namespace modeaudit::sim {
+
+namespace {
+
+using GiNaC::ex;
+
+bool has_any(const ex& e, const std::vector<GiNaC::symbol>& syms) {
+    for (const GiNaC::symbol& s : syms)
+        if (e.has(s)) return true;
+    return false;
+}
+
+void collect_relations(const Condition& c, std::vector<const Condition*>& out, std::string& unsupported) {
+    switch (c.kind) {
+        case Condition::Kind::Relation: out.push_back(&c); break;
+        case Condition::Kind::Not:
+        case Condition::Kind::And:
+        case Condition::Kind::Or:
+            for (const ConditionPtr& o : c.operands) collect_relations(*o, out, unsupported);
+            break;
+        case Condition::Kind::Constant:
+        case Condition::Kind::Variable:
+        case Condition::Kind::Initial: break;
+        case Condition::Kind::Sample: unsupported = "sample() in an assert condition is not monitored"; break;
+    }
+}
+
+bool relation_holds(Condition::RelOp op, double d) {
+    switch (op) {
+        case Condition::RelOp::Lt: return d < 0;
+        case Condition::RelOp::Le: return d <= 0;
+        case Condition::RelOp::Gt: return d > 0;
+        case Condition::RelOp::Ge: return d >= 0;
+        case Condition::RelOp::Eq: return std::fabs(d) <= 1e-9;
+        case Condition::RelOp::Ne: return std::fabs(d) > 1e-9;
+    }
+    return false;
+}
+
+}  // namespace
+
+ModeSystem::ModeSystem(const FlatModel& flat, const ModeSet& modes, int mode_index, const ModeStructure& structure)
+    : mode_(mode_index) {
+    const Mode& mode = modes.modes.at(static_cast<std::size_t>(mode_index));
+    mode_id_ = mode.id;
+    if (structure.status != ModeStatus::Regular)
+        throw std::runtime_error(fmt::format("mode '{}' is {}: it has no index-reduced system to integrate", mode.id,
+                                             mode_status_name(structure.status)));
+    if (structure.states.empty())
+        throw std::runtime_error(fmt::format("mode '{}' has no states: a purely algebraic mode is not integrated", mode.id));
+    states_ = structure.states;
+    leading_ = structure.leading;
+    for (const GiNaC::symbol& s : states_) state_names_.push_back(s.get_name());
+    for (const GiNaC::symbol& s : leading_) leading_names_.push_back(s.get_name());
+    for (std::size_t k = 0; k < modes.mode_variables.size(); ++k)
+        if (modes.mode_variables[k].variable >= 0)
+            mode_variable_values_[modes.mode_variables[k].variable] = mode.values.at(k);
+
+    // d/dt of each state: the next derivative, a state or a leading variable.
+    for (const GiNaC::symbol& s : states_) {
+        auto m = flat.symbols.meaning(s);
+        MODEAUDIT_ASSERT(m && (m->role == SymbolTable::Meaning::Role::Variable ||
+                               m->role == SymbolTable::Meaning::Role::Derivative),
+                         "a state of mode " + mode.id + " is not a variable or derivative: " + s.get_name());
+        const int order = m->role == SymbolTable::Meaning::Role::Variable ? 0 : m->order;
+        auto next = flat.symbols.find_derivative(m->index, order + 1);
+        MODEAUDIT_ASSERT(next.has_value(), "the derivative of state " + s.get_name() + " has no symbol");
+        Slot slot;
+        bool found = false;
+        for (std::size_t j = 0; j < states_.size() && !found; ++j)
+            if (states_[j].is_equal(*next)) slot = Slot{true, j}, found = true;
+        for (std::size_t j = 0; j < leading_.size() && !found; ++j)
+            if (leading_[j].is_equal(*next)) slot = Slot{false, j}, found = true;
+        MODEAUDIT_ASSERT(found, "the derivative of state " + s.get_name() + " is neither a state nor leading");
+        derivative_.push_back(slot);
+    }
+
+    std::set<std::string> own;
+    for (const auto& n : state_names_) own.insert(n);
+    for (const auto& n : leading_names_) own.insert(n);
+    own.insert(flat.symbols.time().get_name());
+    std::vector<ex> all;
+    for (const CompletedEquation& c : structure.reduced) all.push_back(c.residual);
+    for (const CompletedEquation& c : structure.consistency) all.push_back(c.residual);
+    for (const Transition& t : modes.transitions)
+        if (t.from == mode_index) all.push_back(t.guard);
+    for (int a : mode.asserts) {
+        std::vector<const Condition*> rel;
+        std::string ignored;
+        collect_relations(*flat.asserts.at(static_cast<std::size_t>(a)).condition, rel, ignored);
+        for (const Condition* r : rel) all.push_back(r->lhs - r->rhs);
+    }
+    const GiNaC::exmap params = parameter_values(flat, all, own);
+
+    // F_DOWN and its Jacobians.
+    std::vector<ex> down, fy, fx;
+    for (const CompletedEquation& c : structure.reduced) down.push_back(c.residual.subs(params, kExactSubs));
+    affine_ = true;
+    constant_ = true;
+    for (std::size_t i = 0; i < down.size(); ++i) {
+        for (std::size_t j = 0; j < leading_.size(); ++j) {
+            ex d = down[i].diff(leading_[j]);
+            if (d.is_zero()) continue;
+            fy_.emplace_back(i, j);
+            fy.push_back(d);
+            if (has_any(d, leading_)) affine_ = false;
+            if (!GiNaC::is_a<GiNaC::numeric>(d)) constant_ = false;
+        }
+        for (std::size_t j = 0; j < states_.size(); ++j) {
+            ex d = down[i].diff(states_[j]);
+            if (d.is_zero()) continue;
+            fx_.emplace_back(i, j);
+            fx.push_back(d);
+        }
+    }
+    if (!affine_) constant_ = false;
+    std::vector<GiNaC::symbol> down_inputs = states_;
+    down_inputs.insert(down_inputs.end(), leading_.begin(), leading_.end());
+    down_inputs.push_back(flat.symbols.time());
+    down_ = Tape(down_inputs, {down, fy, fx});
+
+    // F_UP and its Jacobian.
+    std::vector<ex> up, upx;
+    for (const CompletedEquation& c : structure.consistency) up.push_back(c.residual.subs(params, kExactSubs));
+    up_rows_ = up.size();
+    for (std::size_t i = 0; i < up.size(); ++i)
+        for (std::size_t j = 0; j < states_.size(); ++j) {
+            ex d = up[i].diff(states_[j]);
+            if (d.is_zero()) continue;
+            upx_.emplace_back(i, j);
+            upx.push_back(d);
+        }
+    std::vector<GiNaC::symbol> up_inputs = states_;
+    up_inputs.push_back(flat.symbols.time());
+    up_ = Tape(up_inputs, {up, upx});
+
+    // Guards, in the states.
+    std::optional<GiNaC::exmap> solved;  // leading -> expression in states (affine F_DOWN only)
+    for (std::size_t ti = 0; ti < modes.transitions.size(); ++ti) {
+        const Transition& t = modes.transitions[ti];
+        if (t.from != mode_index) continue;
+        Guard g;
+        g.transition = static_cast<int>(ti);
+        g.text = t.guard_text;
+        ex e = t.guard.subs(params, kExactSubs);
+        if (has_any(e, leading_)) {
+            if (affine_) {
+                if (!solved) {
+                    GiNaC::lst eqs, syms;
+                    for (const ex& d : down) eqs.append(d == 0);
+                    for (const GiNaC::symbol& s : leading_) syms.append(s);
+                    ex sol = GiNaC::lsolve(eqs, syms);
+                    solved = GiNaC::exmap{};
+                    if (sol.nops() == leading_.size())
+                        for (std::size_t k = 0; k < sol.nops(); ++k) (*solved)[sol.op(k).lhs()] = sol.op(k).rhs();
+                }
+                if (solved->empty()) g.unsupported = "the index-reduced equations could not be solved symbolically";
+                else e = e.subs(*solved, kExactSubs).expand();
+            } else {
+                std::vector<std::string> used;
+                for (const GiNaC::symbol& s : leading_)
+                    if (e.has(s)) used.push_back(s.get_name());
+                g.unsupported = fmt::format(
+                    "the guard uses {} which the mode defines implicitly (nonlinear index-reduced equations); "
+                    "interval enclosures of implicitly defined variables are not supported",
+                    fmt::join(used, ", "));
+            }
+        }
+        g.in_states = e;
+        if (g.unsupported.empty()) {
+            std::vector<GiNaC::symbol> inputs = states_;
+            inputs.push_back(flat.symbols.time());
+            try {
+                g.tape = Tape(inputs, {{e}});
+            } catch (const TapeError& err) {
+                g.unsupported = err.what();
+            }
+        }
+        guards_.push_back(std::move(g));
+    }
+
+    // Asserts of this mode.
+    for (int a : mode.asserts) {
+        const FlatAssert& fa = flat.asserts.at(static_cast<std::size_t>(a));
+        AssertCheck c;
+        c.assert_index = a;
+        c.message = fa.message;
+        c.level = fa.level.empty() ? "error" : fa.level;
+        c.condition = fa.condition;
+        collect_relations(*fa.condition, c.relations, c.unsupported);
+        std::vector<ex> margins;
+        for (const Condition* r : c.relations) margins.push_back((r->lhs - r->rhs).subs(params, kExactSubs));
+        if (c.unsupported.empty()) {
+            try {
+                c.tape = Tape(down_inputs, {margins});
+            } catch (const TapeError& err) {
+                c.unsupported = err.what();
+            }
+        }
+        asserts_.push_back(std::move(c));
+    }
+    in_.resize(down_inputs.size());
+    out_.resize(down_.output_count());
+}
+
+bool ModeSystem::solve_leading(double t, const double* x, double* y) const {
+    const std::size_t n = states_.size(), m = leading_.size();
+    std::copy(x, x + n, in_.begin());
+    in_[n + m] = t;
+    mat_.assign(m * m, 0.0);
+    rhs_.resize(m);
+    if (constant_) {
+        // F = A y + b(x, t): one solve with the factors computed once.
+        if (!constant_lu_ready_) {
+            std::fill(in_.begin() + static_cast<std::ptrdiff_t>(n), in_.begin() + static_cast<std::ptrdiff_t>(n + m), 0.0);
+            down_.evaluate(in_.data(), out_.data(), 2);
+            for (std::size_t k = 0; k < fy_.size(); ++k) mat_[fy_[k].first * m + fy_[k].second] = out_[down_.group_begin(1) + k];
+            if (!constant_lu_.factor(mat_.data(), m)) return false;
+            constant_lu_ready_ = true;
+        }
+        std::fill(in_.begin() + static_cast<std::ptrdiff_t>(n), in_.begin() + static_cast<std::ptrdiff_t>(n + m), 0.0);
+        down_.evaluate(in_.data(), out_.data(), 1);
+        for (std::size_t i = 0; i < m; ++i) rhs_[i] = -out_[i];
+        constant_lu_.solve(rhs_.data());
+        for (std::size_t i = 0; i < m; ++i) {
+            if (!std::isfinite(rhs_[i])) return false;
+            y[i] = rhs_[i];
+        }
+        return true;
+    }
+    DenseLu lu;
+    for (int it = 0; it < 30; ++it) {
+        std::copy(y, y + m, in_.begin() + static_cast<std::ptrdiff_t>(n));
+        down_.evaluate(in_.data(), out_.data(), 2);
+        std::fill(mat_.begin(), mat_.end(), 0.0);
+        for (std::size_t k = 0; k < fy_.size(); ++k) mat_[fy_[k].first * m + fy_[k].second] = out_[down_.group_begin(1) + k];
+        double rnorm = 0;
+        for (std::size_t i = 0; i < m; ++i) {
+            rhs_[i] = -out_[i];
+            rnorm = std::max(rnorm, std::fabs(out_[i]));
+        }
+        if (!std::isfinite(rnorm)) return false;
+        if (rnorm == 0) return true;
+        if (!lu.factor(mat_.data(), m)) return false;
+        lu.solve(rhs_.data());
+        double step = 0, size = 0;
+        for (std::size_t i = 0; i < m; ++i) {
+            y[i] += rhs_[i];
+            step = std::max(step, std::fabs(rhs_[i]));
+            size = std::max(size, std::fabs(y[i]));
+        }
+        if (!std::isfinite(step)) return false;
+        if (affine_) return true;  // exact after one step (up to rounding)
+        if (step <= 1e-14 * (1 + size)) return true;
+    }
+    return false;
+}
+
+void ModeSystem::state_derivative(const double* x, const double* y, double* xdot) const {
+    for (std::size_t i = 0; i < derivative_.size(); ++i)
+        xdot[i] = derivative_[i].is_state ? x[derivative_[i].index] : y[derivative_[i].index];
+}
+
+bool ModeSystem::ode_jacobian(double t, const double* x, const double* y, double* jac) const {
+    const std::size_t n = states_.size(), m = leading_.size();
+    std::copy(x, x + n, in_.begin());
+    std::copy(y, y + m, in_.begin() + static_cast<std::ptrdiff_t>(n));
+    in_[n + m] = t;
+    down_.evaluate(in_.data(), out_.data(), 3);
+    mat_.assign(m * m, 0.0);
+    for (std::size_t k = 0; k < fy_.size(); ++k) mat_[fy_[k].first * m + fy_[k].second] = out_[down_.group_begin(1) + k];
+    DenseLu lu;
+    if (!lu.factor(mat_.data(), m)) return false;
+    // dy/dx, column by column: solve Fy * col = -Fx(:, j).
+    std::vector<double> dydx(m * n, 0.0), col(m);
+    for (std::size_t j = 0; j < n; ++j) {
+        std::fill(col.begin(), col.end(), 0.0);
+        bool any = false;
+        for (std::size_t k = 0; k < fx_.size(); ++k)
+            if (fx_[k].second == j) {
+                col[fx_[k].first] = -out_[down_.group_begin(2) + k];
+                any = true;
+            }
+        if (!any) continue;
+        lu.solve(col.data());
+        for (std::size_t i = 0; i < m; ++i) dydx[i * n + j] = col[i];
+    }
+    std::fill(jac, jac + n * n, 0.0);
+    for (std::size_t i = 0; i < n; ++i) {
+        const Slot& s = derivative_[i];
+        if (s.is_state) jac[i * n + s.index] = 1.0;
+        else
+            for (std::size_t j = 0; j < n; ++j) jac[i * n + j] = dydx[s.index * n + j];
+    }
+    return true;
+}
+
+double ModeSystem::constraint_residual(double t, const double* x) const {
+    if (up_rows_ == 0) return 0;
+    const std::size_t n = states_.size();
+    std::vector<double> in(x, x + n), out(up_.output_count());
+    in.push_back(t);
+    up_.evaluate(in.data(), out.data(), 1);
+    double r = 0;
+    for (std::size_t i = 0; i < up_rows_; ++i) r = std::max(r, std::fabs(out[i]));
+    return r;
+}
+
+bool ModeSystem::project(double t, double* x, double* err, double* before) const {
+    if (before) *before = 0;
+    if (up_rows_ == 0) return true;
+    const std::size_t n = states_.size(), m = up_rows_;
+    std::vector<double> in(x, x + n), out(up_.output_count()), jac(m * n), dx(n);
+    in.push_back(t);
+    double size = 0;
+    for (std::size_t j = 0; j < n; ++j) size = std::max(size, std::fabs(x[j]));
+    const double tol = 1e-14 * (1 + size);
+    bool converged = false;
+    for (int it = 0; it < 10; ++it) {
+        up_.evaluate(in.data(), out.data(), 2);
+        double r = 0;
+        for (std::size_t i = 0; i < m; ++i) r = std::max(r, std::fabs(out[i]));
+        if (it == 0 && before) *before = r;
+        if (!std::isfinite(r)) return false;
+        std::fill(jac.begin(), jac.end(), 0.0);
+        for (std::size_t k = 0; k < upx_.size(); ++k) jac[upx_[k].first * n + upx_[k].second] = out[up_.group_begin(1) + k];
+        if (r <= tol) {
+            converged = true;
+            break;
+        }
+        if (!min_norm_correction(jac, m, n, out.data(), dx.data())) return false;
+        double step = 0;
+        for (std::size_t j = 0; j < n; ++j) {
+            in[j] += dx[j];
+            step = std::max(step, std::fabs(dx[j]));
+        }
+        if (step <= tol) {
+            converged = true;
+            up_.evaluate(in.data(), out.data(), 2);
+            for (std::size_t k = 0; k < upx_.size(); ++k) jac[upx_[k].first * n + upx_[k].second] = out[up_.group_begin(1) + k];
+            break;
+        }
+    }
+    if (!converged) return false;
+    std::copy(in.begin(), in.begin() + static_cast<std::ptrdiff_t>(n), x);
+    if (err) {
+        // err -= J^T (J J^T)^-1 J err: its component off the tangent space.
+        std::vector<double> je(m, 0.0);
+        for (std::size_t i = 0; i < m; ++i)
+            for (std::size_t j = 0; j < n; ++j) je[i] += jac[i * n + j] * err[j];
+        if (!min_norm_correction(jac, m, n, je.data(), dx.data())) return false;
+        for (std::size_t j = 0; j < n; ++j) err[j] += dx[j];
+    }
+    return true;
+}
+
+double ModeSystem::guard_value(std::size_t g, double t, const double* x) const {
+    const Guard& guard = guards_.at(g);
+    std::vector<double> in(x, x + states_.size());
+    in.push_back(t);
+    double v = 0;
+    guard.tape.evaluate(in.data(), &v);
+    return v;
+}
+
+bool ModeSystem::assert_holds(std::size_t k, double t, const double* x, const double* y, double* margin) const {
+    const AssertCheck& a = asserts_.at(k);
+    const std::size_t n = states_.size(), m = leading_.size();
+    std::vector<double> in(x, x + n);
+    in.insert(in.end(), y, y + m);
+    in.push_back(t);
+    std::vector<double> out(a.tape.output_count());
+    a.tape.evaluate(in.data(), out.data());
+    std::size_t next = 0;
+    double first_failing = std::nan("");
+    auto eval = [&](const auto& self, const Condition& c) -> bool {
+        switch (c.kind) {
+            case Condition::Kind::Constant: return c.value;
+            case Condition::Kind::Initial: return false;
+            case Condition::Kind::Sample: return true;
+            case Condition::Kind::Variable: {
+                auto it = mode_variable_values_.find(c.variable);
+                return it != mode_variable_values_.end() && it->second != 0;
+            }
+            case Condition::Kind::Relation: {
+                const double d = out.at(next++);
+                const bool h = relation_holds(c.op, d);
+                const double signed_margin =
+                    (c.op == Condition::RelOp::Lt || c.op == Condition::RelOp::Le) ? -d : d;
+                if (!h && std::isnan(first_failing)) first_failing = signed_margin;
+                return h;
+            }
+            case Condition::Kind::Not: return !self(self, *c.operands.at(0));
+            case Condition::Kind::And: {
+                bool all = true;
+                for (const ConditionPtr& o : c.operands) all = self(self, *o) && all;
+                return all;
+            }
+            case Condition::Kind::Or: {
+                bool any = false;
+                for (const ConditionPtr& o : c.operands) any = self(self, *o) || any;
+                return any;
+            }
+        }
+        return true;
+    };
+    const bool holds = eval(eval, *a.condition);
+    if (margin) {
+        double first = out.empty() ? 0.0 : out[0];
+        if (!a.relations.empty() && (a.relations[0]->op == Condition::RelOp::Lt || a.relations[0]->op == Condition::RelOp::Le))
+            first = -first;
+        *margin = holds || std::isnan(first_failing) ? first : first_failing;
+    }
+    return holds;
+}
+
+}  // namespace modeaudit::sim

@@ -1,0 +1,133 @@
+// One mode compiled for integration (simulation stage).
+//
+// Input: a Mode of the modes stage and its ModeStructure (structure stage):
+// the states x_j^(k), k < d_j, the leading variables x_j^(d_j), the
+// index-reduced equations F_DOWN (square in the leading variables) and the
+// consistency conditions F_UP (seed 000, section 4.1; paper notes 1-2). The
+// ODE integrated is the state vector: d/dt x_j^(k) is x_j^(k+1), another
+// state or a leading variable, and the leading variables are solved from
+// F_DOWN(states, leading, time) = 0 by Newton's method with the taped
+// Jacobian, warm-started from the previous solution. When F_DOWN is affine
+// in the leading variables with a constant Jacobian (RLDC2, the bouncing
+// ball, the free flight), the LU factors are computed once and each solve is
+// one substitution.
+//
+// Everything the integrator evaluates is a Tape (tape.h), compiled here
+// once: F_DOWN with dF/d(leading) and dF/d(states) (for the exact ODE
+// Jacobian by the implicit function theorem), F_UP with dF_UP/d(states)
+// (projection), the guards of the mode's transitions as functions of the
+// states and time, and the relations of the mode's asserts.
+//
+// Guards that use solved (non-state) variables, such as RLDC2's diode
+// parameters s1, s2, are rewritten in the states: when F_DOWN is affine in
+// the leading variables it is solved symbolically (GiNaC::lsolve) and the
+// solution substituted. A guard that needs a leading variable of a mode
+// whose F_DOWN is nonlinear in them is not supported (Guard::unsupported
+// says why): interval enclosures of an implicitly defined variable would
+// need an interval Newton method, which is not built.
+#pragma once
+
+#include <ginac/ginac.h>
+
+#include <cstddef>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "flatten/flat_model.h"
+#include "modes/modes.h"
+#include "simulation/dense.h"
+#include "simulation/tape.h"
+#include "structure/structure.h"
+
+namespace modeaudit::sim {
+
+struct Guard {
+    int transition = -1;        // index into ModeSet::transitions
+    std::string text;           // Transition::guard_text
+    GiNaC::ex in_states;        // the guard in states, parameters and time
+    Tape tape;                  // inputs: states..., time; one output
+    std::string unsupported;    // non-empty: why it cannot be monitored
+};
+
+// One relation of an assert condition, compiled; the condition tree is
+// evaluated over the relations' signs.
+struct AssertCheck {
+    int assert_index = -1;      // FlatModel::asserts
+    std::string message;        // the assert's message
+    std::string level;          // "error" or "warning"
+    ConditionPtr condition;
+    std::vector<const Condition*> relations;  // in tape output order
+    Tape tape;                  // inputs: states..., leading..., time; output k: lhs - rhs of relations[k]
+    std::string unsupported;
+};
+
+class ModeSystem {
+public:
+    // Throws TapeError (with a message for the user) when an equation cannot
+    // be compiled, and std::runtime_error when the mode cannot be integrated
+    // (not structurally regular, no states).
+    ModeSystem(const FlatModel& flat, const ModeSet& modes, int mode_index, const ModeStructure& structure);
+
+    int mode_index() const { return mode_; }
+    const std::string& mode_id() const { return mode_id_; }
+    std::size_t state_count() const { return states_.size(); }
+    std::size_t leading_count() const { return leading_.size(); }
+    const std::vector<GiNaC::symbol>& states() const { return states_; }
+    const std::vector<GiNaC::symbol>& leading() const { return leading_; }
+    const std::vector<std::string>& state_names() const { return state_names_; }
+    const std::vector<std::string>& leading_names() const { return leading_names_; }
+    bool has_constraints() const { return up_rows_ > 0; }
+    bool linear_leading() const { return affine_; }
+    bool constant_jacobian() const { return constant_; }
+
+    // Solves F_DOWN(x, y, t) = 0 for the leading variables y, starting from
+    // y (in/out). False when Newton does not converge or the Jacobian is
+    // singular.
+    bool solve_leading(double t, const double* x, double* y) const;
+    // d/dt of the states given the states and the solved leading variables.
+    void state_derivative(const double* x, const double* y, double* xdot) const;
+    // The ODE Jacobian d(xdot)/dx (n x n, row-major) at a solved point, by
+    // the implicit function theorem: dy/dx = -(dF/dy)^-1 dF/dx.
+    bool ode_jacobian(double t, const double* x, const double* y, double* jac) const;
+
+    // Max-norm of F_UP at x (0 without constraints).
+    double constraint_residual(double t, const double* x) const;
+    // Moves x onto F_UP = 0 by minimum-norm Newton corrections; `err`
+    // (optional) is projected onto the tangent space. Returns false when it
+    // does not converge. `before` receives the residual before projecting.
+    bool project(double t, double* x, double* err, double* before) const;
+
+    const std::vector<Guard>& guards() const { return guards_; }
+    double guard_value(std::size_t g, double t, const double* x) const;
+    const std::vector<AssertCheck>& asserts() const { return asserts_; }
+    // Evaluates assert k: true when it holds; `margin` receives lhs - rhs of
+    // the first relation that fails (or of the first relation when it holds).
+    bool assert_holds(std::size_t k, double t, const double* x, const double* y, double* margin) const;
+
+private:
+    struct Slot {
+        bool is_state = true;
+        std::size_t index = 0;
+    };
+    int mode_ = -1;
+    std::string mode_id_;
+    std::vector<GiNaC::symbol> states_, leading_;
+    std::vector<std::string> state_names_, leading_names_;
+    std::vector<Slot> derivative_;
+    Tape down_;  // inputs: states, leading, time; groups: F_DOWN, dF/dy entries, dF/dx entries
+    std::vector<std::pair<std::size_t, std::size_t>> fy_, fx_;
+    bool affine_ = false, constant_ = false;
+    mutable DenseLu constant_lu_;
+    mutable bool constant_lu_ready_ = false;
+    Tape up_;    // inputs: states, time; groups: F_UP, dF_UP/dx entries
+    std::size_t up_rows_ = 0;
+    std::vector<std::pair<std::size_t, std::size_t>> upx_;
+    std::vector<Guard> guards_;
+    std::vector<AssertCheck> asserts_;
+    std::map<int, std::int64_t> mode_variable_values_;  // flat variable -> its value in this mode
+    mutable std::vector<double> in_, out_, mat_, rhs_;
+};
+
+}  // namespace modeaudit::sim

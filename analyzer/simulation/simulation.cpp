@@ -1,0 +1,614 @@
+#include "simulation/simulation.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <set>
+#include <stdexcept>
+
+#include "common/internal_error.h"
+#include "flatten/expression_builder.h"
+#include "restart/continuous.h"
+#include "simulation/event_detection.h"
+#include "simulation/integrator.h"
+#include "simulation/mode_system.h"
+#include "structure/numeric.h"
+
+namespace modeaudit {
+
+std::string_view stop_reason_name(StopReason r) {
+    switch (r) {
+        case StopReason::StopTime: return "stop-time";
+        case StopReason::Zeno: return "zeno";
+        case StopReason::Inadmissible: return "inadmissible";
+        case StopReason::UndeterminedRestart: return "undetermined-restart";
+        case StopReason::SolverFailure: return "solver-failure";
+        case StopReason::Unsupported: return "unsupported";
+    }
+    return "solver-failure";
+}
+
+namespace {
+
+using GiNaC::ex;
+using sim::Integrator;
+using sim::ModeSystem;
+
+double start_value(const FlatModel& flat, const GiNaC::symbol& s) {
+    auto m = flat.symbols.meaning(s);
+    if (!m || m->role != SymbolTable::Meaning::Role::Variable) return 0;
+    const FlatVariable& v = flat.variables[static_cast<std::size_t>(m->index)];
+    if (v.start)
+        if (auto n = numeric_value(*v.start); n && n->is_real()) return n->to_double();
+    return 0;
+}
+
+bool fixed_start(const FlatModel& flat, const GiNaC::symbol& s) {
+    auto m = flat.symbols.meaning(s);
+    if (!m || m->role != SymbolTable::Meaning::Role::Variable) return false;
+    const FlatVariable& v = flat.variables[static_cast<std::size_t>(m->index)];
+    return v.fixed && v.start && numeric_value(*v.start).has_value();
+}
+
+// Initial states and leading variables of a mode (see simulation.h).
+bool initial_values(const FlatModel& flat, const ModeStructure& st, const ModeSystem& sys, bool initial_mode, double t0,
+                    const std::map<std::string, double>& given, std::vector<double>& x, std::vector<double>& y,
+                    std::string& why) {
+    GiNaC::exmap fixed;
+    fixed[flat.symbols.time()] = t0;
+    std::vector<GiNaC::symbol> unknowns;
+    std::vector<double> guess;
+    x.assign(sys.state_count(), 0.0);
+    for (std::size_t i = 0; i < sys.state_count(); ++i) {
+        const GiNaC::symbol& s = sys.states()[i];
+        if (auto it = given.find(s.get_name()); it != given.end()) {
+            x[i] = it->second;
+            fixed[s] = it->second;
+        } else if (fixed_start(flat, s)) {
+            x[i] = start_value(flat, s);
+            fixed[s] = x[i];
+        } else {
+            unknowns.push_back(s);
+            guess.push_back(start_value(flat, s));
+        }
+    }
+    std::vector<ex> eqs;
+    for (const CompletedEquation& c : st.consistency) eqs.push_back(c.residual);
+    const bool with_initial = initial_mode && !flat.initial_equations.empty();
+    if (with_initial) {
+        for (const FlatEquation& e : flat.initial_equations) eqs.push_back(e.residual());
+        for (const CompletedEquation& c : st.reduced) eqs.push_back(c.residual);
+        for (const GiNaC::symbol& s : sys.leading()) {
+            unknowns.push_back(s);
+            guess.push_back(start_value(flat, s));
+        }
+    }
+    std::vector<double> lead(sys.leading_count());
+    for (std::size_t k = 0; k < lead.size(); ++k) lead[k] = start_value(flat, sys.leading()[k]);
+    if (!eqs.empty()) {
+        std::set<std::string> skip;
+        for (const GiNaC::symbol& s : unknowns) skip.insert(s.get_name());
+        for (const auto& [s, v] : fixed) skip.insert(GiNaC::ex_to<GiNaC::symbol>(s).get_name());
+        GiNaC::exmap params = parameter_values(flat, eqs, skip);
+        for (const auto& [s, v] : fixed) params[s] = v;
+        if (unknowns.empty()) {
+            double r = 0;
+            for (const ex& e : eqs) {
+                auto n = numeric_value(GiNaC::evalf(e.subs(params, kExactSubs)));
+                r = std::max(r, n ? std::fabs(n->to_double()) : HUGE_VAL);
+            }
+            if (!(r <= 1e-9)) {
+                why = fmt::format("the given and fixed start values violate the consistency conditions of mode '{}' "
+                                  "(residual {:.3g})",
+                                  sys.mode_id(), r);
+                return false;
+            }
+        } else {
+            NewtonResult r = newton(eqs, unknowns, params, guess);
+            if (!r.converged || !(r.residual <= 1e-9)) {
+                why = fmt::format("no consistent initial values in mode '{}': {} (residual {:.3g})", sys.mode_id(),
+                                  r.message.empty() ? "the consistency conditions cannot be met" : r.message, r.residual);
+                return false;
+            }
+            for (std::size_t k = 0; k < unknowns.size(); ++k) {
+                for (std::size_t i = 0; i < sys.state_count(); ++i)
+                    if (sys.states()[i].is_equal(unknowns[k])) x[i] = r.values[k];
+                for (std::size_t i = 0; i < sys.leading_count(); ++i)
+                    if (sys.leading()[i].is_equal(unknowns[k])) lead[i] = r.values[k];
+            }
+        }
+    }
+    y = lead;
+    if (!sys.solve_leading(t0, x.data(), y.data())) {
+        why = fmt::format("the index-reduced equations of mode '{}' cannot be solved at the initial states",
+                          sys.mode_id());
+        return false;
+    }
+    return true;
+}
+
+// The mode reached when all `fired` transitions of mode `from` apply at once:
+// their mode-variable changes combined; -1 when they conflict or the mode
+// was not explored.
+int combined_target(const ModeSet& modes, int from, const std::vector<const Transition*>& fired, std::string& why) {
+    if (fired.size() == 1) return fired[0]->to;
+    std::vector<std::int64_t> values = modes.modes[static_cast<std::size_t>(from)].values;
+    std::vector<bool> set(values.size(), false);
+    for (const Transition* t : fired) {
+        const auto& base = modes.modes[static_cast<std::size_t>(from)].values;
+        const auto& to = modes.modes[static_cast<std::size_t>(t->to)].values;
+        for (std::size_t k = 0; k < values.size(); ++k) {
+            if (to[k] == base[k]) continue;
+            if (set[k] && values[k] != to[k]) {
+                why = fmt::format("simultaneous transitions set mode variable '{}' to different values",
+                                  modes.mode_variables[k].name);
+                return -1;
+            }
+            values[k] = to[k];
+            set[k] = true;
+        }
+    }
+    for (std::size_t m = 0; m < modes.modes.size(); ++m)
+        if (modes.modes[m].values == values) return static_cast<int>(m);
+    why = "the simultaneous transitions lead to a mode that was not explored";
+    return -1;
+}
+
+struct ZenoCheck {
+    bool zeno = false;
+    double estimate = 0;
+};
+
+ZenoCheck check_zeno(const std::vector<double>& times, const SimulationOptions& o, double stop) {
+    ZenoCheck z;
+    const std::size_t n = times.size();
+    // Chattering: three spacings in a row below the floor.
+    if (n >= 4) {
+        bool tiny = true;
+        for (std::size_t k = n - 3; k < n; ++k)
+            tiny = tiny && times[k] - times[k - 1] <= o.min_event_spacing * std::max(1.0, std::fabs(times[k]));
+        if (tiny) {
+            z.zeno = true;
+            z.estimate = times[n - 1];
+            return z;
+        }
+    }
+    const std::size_t w = static_cast<std::size_t>(std::max(o.zeno_events, 2));
+    if (n < w + 2) return z;
+    std::vector<double> ratios;
+    for (std::size_t k = n - w; k < n; ++k) {
+        const double d1 = times[k] - times[k - 1], d0 = times[k - 1] - times[k - 2];
+        if (!(d0 > 0) || !(d1 >= 0)) return z;
+        ratios.push_back(d1 / d0);
+    }
+    const double lo = *std::min_element(ratios.begin(), ratios.end());
+    const double hi = *std::max_element(ratios.begin(), ratios.end());
+    double mean = 0;
+    for (double r : ratios) mean += r;
+    mean /= static_cast<double>(ratios.size());
+    if (!(hi < 1) || !(lo > 0) || hi - lo > 0.1 * mean) return z;
+    const double last = times[n - 1] - times[n - 2];
+    const double estimate = times[n - 1] + last * mean / (1 - mean);
+    if (!(estimate <= stop)) return z;
+    if (last > o.zeno_spacing_fraction * (estimate - times.front())) return z;
+    z.zeno = true;
+    z.estimate = estimate;
+    return z;
+}
+
+class Driver {
+public:
+    Driver(const FlatModel& flat, const ModeSet& modes, const StructureResult& st, const SimulationOptions& o,
+           const RestartFunction& restart)
+        : flat_(flat), modes_(modes), st_(st), o_(o), restart_(restart) {}
+
+    SimulationResult run();
+
+private:
+    ModeSystem* system(int mode) {
+        auto it = systems_.find(mode);
+        if (it != systems_.end()) return it->second.get();
+        auto sys = std::make_unique<ModeSystem>(flat_, modes_, mode, st_.modes.at(static_cast<std::size_t>(mode)));
+        ModeSystem* p = sys.get();
+        systems_.emplace(mode, std::move(sys));
+        return p;
+    }
+    Integrator& integrator(int mode) {
+        auto it = integrators_.find(mode);
+        if (it != integrators_.end()) return *it->second;
+        sim::IntegratorOptions io;
+        io.rtol = o_.rtol;
+        io.atol = o_.atol;
+        io.project = o_.project;
+        io.max_steps = o_.max_steps;
+        auto p = std::make_unique<Integrator>(*system(mode), io);
+        Integrator& ref = *p;
+        integrators_.emplace(mode, std::move(p));
+        return ref;
+    }
+    void stop(StopReason r, const std::string& message) {
+        result_.stopped_because = r;
+        if (!message.empty()) result_.messages.push_back(message);
+    }
+    std::map<std::string, double> named(const ModeSystem& sys, const std::vector<double>& x,
+                                        const std::vector<double>& y) const {
+        std::map<std::string, double> m;
+        for (std::size_t i = 0; i < x.size(); ++i) m[sys.state_names()[i]] = x[i];
+        for (std::size_t i = 0; i < y.size(); ++i) m[sys.leading_names()[i]] = y[i];
+        return m;
+    }
+    void finish_values(const ModeSystem& sys, const std::vector<double>& x, const std::vector<double>& y) {
+        result_.final_values = named(sys, x, y);
+        result_.final_mode = sys.mode_id();
+        for (const FlatModel::Alias& a : flat_.aliases) {
+            const std::string& rep = flat_.variables.at(static_cast<std::size_t>(a.representative)).name;
+            auto it = result_.final_values.find(rep);
+            if (it != result_.final_values.end())
+                result_.final_values[flat_.variables.at(static_cast<std::size_t>(a.variable)).name] = a.sign * it->second;
+        }
+    }
+    // Asserts at (t, x, y); a violation first seen here is located in
+    // [t_ok, t] on the integrator's interpolant.
+    void check_asserts(SegmentRecord& seg, const ModeSystem& sys, const Integrator* integ, double t_ok, double t,
+                       const std::vector<double>& x, const std::vector<double>& y) {
+        for (std::size_t k = 0; k < sys.asserts().size(); ++k) {
+            AssertRecord& rec = seg.asserts[k];
+            if (!rec.unsupported.empty()) continue;
+            double margin = 0;
+            const bool holds = sys.assert_holds(k, t, x.data(), y.data(), &margin);
+            rec.min_margin = std::min(rec.min_margin, margin);
+            if (holds || rec.violated) continue;
+            rec.violated = true;
+            rec.time = t;
+            rec.value = margin;
+            if (integ && t_ok < t) {
+                double lo = t_ok, hi = t;
+                std::vector<double> xs, ys;
+                for (int it = 0; it < 60 && hi - lo > 1e-14 * std::max(1.0, std::fabs(hi)); ++it) {
+                    const double mid = lo + (hi - lo) / 2;
+                    if (!integ->values_at(mid, xs, ys)) break;
+                    double mm = 0;
+                    if (sys.assert_holds(k, mid, xs.data(), ys.data(), &mm)) lo = mid;
+                    else hi = mid, rec.value = mm;
+                }
+                rec.time = hi;
+            }
+        }
+    }
+
+    const FlatModel& flat_;
+    const ModeSet& modes_;
+    const StructureResult& st_;
+    const SimulationOptions& o_;
+    const RestartFunction& restart_;
+    std::map<int, std::unique_ptr<ModeSystem>> systems_;
+    std::map<int, std::unique_ptr<Integrator>> integrators_;
+    SimulationResult result_;
+};
+
+SimulationResult Driver::run() {
+    const double stop_time = o_.stop_time ? *o_.stop_time : flat_.stop_time.value_or(1.0);
+    result_.end_time = o_.start_time;
+    int mode = o_.start_mode;
+    double t = o_.start_time;
+    std::vector<double> x, y;
+    std::vector<double> event_times;
+    bool initial = true;
+    std::map<std::string, double> restart_values;
+
+    while (true) {
+        ModeSystem* sys = nullptr;
+        try {
+            sys = system(mode);
+        } catch (const std::exception& e) {
+            stop(StopReason::Unsupported, fmt::format("mode '{}' cannot be simulated: {}",
+                                                      modes_.modes[static_cast<std::size_t>(mode)].id, e.what()));
+            return result_;
+        }
+        for (const sim::Guard& g : sys->guards())
+            if (!g.unsupported.empty()) {
+                stop(StopReason::Unsupported,
+                     fmt::format("the guard {} of mode '{}' cannot be monitored: {}", g.text, sys->mode_id(), g.unsupported));
+                return result_;
+            }
+        if (initial) {
+            for (const auto& [name, v] : o_.initial_values) {
+                const auto& sn = sys->state_names();
+                if (std::find(sn.begin(), sn.end(), name) == sn.end())
+                    throw std::invalid_argument(fmt::format("an initial value is given for '{}', which is not a state of "
+                                                            "mode '{}' (states: {})",
+                                                            name, sys->mode_id(), fmt::join(sn, ", ")));
+            }
+            std::string why;
+            if (!initial_values(flat_, st_.modes.at(static_cast<std::size_t>(mode)), *sys, mode == 0, t,
+                                o_.initial_values, x, y, why)) {
+                stop(StopReason::SolverFailure, "initialization: " + why);
+                return result_;
+            }
+            initial = false;
+        }
+        Integrator& integ = integrator(mode);
+        SegmentRecord seg;
+        seg.mode = mode;
+        seg.mode_id = sys->mode_id();
+        seg.begin = seg.end = t;
+        seg.state_names = sys->state_names();
+        for (const sim::AssertCheck& a : sys->asserts()) {
+            AssertRecord r;
+            r.assert_index = a.assert_index;
+            r.message = a.message;
+            r.level = a.level;
+            r.unsupported = a.unsupported;
+            r.min_margin = HUGE_VAL;
+            seg.asserts.push_back(r);
+        }
+        const std::size_t segment_index = result_.segments.size();
+        auto sample = [&](double at, const std::vector<double>& xs) {
+            if (o_.record_steps) result_.samples.push_back(Sample{at, segment_index, xs});
+        };
+        check_asserts(seg, *sys, nullptr, t, t, x, y);
+        seg.max_drift = sys->constraint_residual(t, x.data());
+        sample(t, x);
+        std::vector<bool> armed;
+        for (std::size_t g = 0; g < sys->guards().size(); ++g)
+            armed.push_back(sys->guard_value(g, t, x.data()) < -o_.guard_zero_tolerance);
+        try {
+            integ.start(t, x, y, stop_time);
+        } catch (const std::exception& e) {
+            stop(StopReason::SolverFailure, e.what());
+            return result_;
+        }
+        const sim::IntegratorStats base = integ.stats();
+        auto close_segment = [&](double end) {
+            seg.end = end;
+            const sim::IntegratorStats& s = integ.stats();
+            seg.steps = s.steps - base.steps;
+            seg.rhs_evaluations = s.rhs_evaluations - base.rhs_evaluations;
+            seg.max_step = s.max_step;
+            seg.max_drift_before_projection = s.max_drift_before_projection;
+            for (AssertRecord& a : seg.asserts)
+                if (a.min_margin == HUGE_VAL) a.min_margin = 0;
+            result_.segments.push_back(seg);
+            result_.end_time = end;
+        };
+
+        sim::CrossingOptions co;
+        co.time_tolerance = o_.event_time_tolerance;
+        co.zero_tolerance = o_.guard_zero_tolerance;
+        bool event = false;
+        double t_e = 0;
+        std::vector<std::size_t> fired;
+        std::vector<double> xe, ye;
+        while (integ.time() < stop_time) {
+            std::string error;
+            if (!integ.step(error)) {
+                close_segment(integ.time());
+                finish_values(*sys, x, y);
+                stop(StopReason::SolverFailure, error);
+                return result_;
+            }
+            if (!sys->guards().empty()) {
+                const sim::StatePolynomial p = integ.interpolant();
+                std::vector<std::pair<double, std::size_t>> crossings;
+                for (std::size_t g = 0; g < sys->guards().size(); ++g) {
+                    sim::CrossingResult r = sim::first_upward_crossing(p, sys->guards()[g].tape, p.t0, p.t1, armed[g], co);
+                    seg.event_search_enclosures += r.enclosures;
+                    armed[g] = r.armed;
+                    if (r.exhausted)
+                        result_.messages.push_back(fmt::format(
+                            "event search for guard {} gave up in [{:.12g}, {:.12g}] (work limit): crossings there may be missed",
+                            sys->guards()[g].text, p.t0, p.t1));
+                    if (r.found) crossings.emplace_back(r.time, g);
+                }
+                if (!crossings.empty()) {
+                    std::sort(crossings.begin(), crossings.end());
+                    t_e = crossings.front().first;
+                    const double window = o_.simultaneity * std::max(1.0, std::fabs(t_e));
+                    for (const auto& [tc, g] : crossings)
+                        if (tc <= t_e + window) fired.push_back(g);
+                    event = true;
+                }
+            }
+            const double t_check = event ? t_e : integ.time();
+            if (!integ.values_at(t_check, xe, ye)) {
+                close_segment(t_check);
+                finish_values(*sys, x, y);
+                stop(StopReason::SolverFailure,
+                     fmt::format("the index-reduced equations of mode '{}' cannot be solved at t = {:.12g}",
+                                 sys->mode_id(), t_check));
+                return result_;
+            }
+            check_asserts(seg, *sys, &integ, integ.previous_time(), t_check, xe, ye);
+            seg.max_drift = std::max(seg.max_drift, sys->constraint_residual(t_check, xe.data()));
+            x = xe;
+            y = ye;
+            sample(t_check, x);
+            if (event) break;
+        }
+        close_segment(event ? t_e : integ.time());
+        if (!event) {
+            finish_values(*sys, x, y);
+            stop(StopReason::StopTime, "");
+            return result_;
+        }
+
+        // The event: left limits, the restart, the next mode.
+        std::vector<const Transition*> transitions;
+        std::sort(fired.begin(), fired.end(), [&](std::size_t a, std::size_t b) {
+            return sys->guards()[a].transition < sys->guards()[b].transition;
+        });
+        for (std::size_t g : fired)
+            transitions.push_back(&modes_.transitions[static_cast<std::size_t>(sys->guards()[g].transition)]);
+        EventRecord ev;
+        ev.time = t_e;
+        ev.from = mode;
+        ev.from_id = sys->mode_id();
+        for (const Transition* tr : transitions) ev.guards.push_back(tr->guard_text);
+        ev.before = named(*sys, x, y);
+        finish_values(*sys, x, y);
+        std::string why;
+        const int to = combined_target(modes_, mode, transitions, why);
+        if (to < 0) {
+            ev.verdict = "undetermined";
+            ev.message = why;
+            result_.events.push_back(ev);
+            stop(StopReason::UndeterminedRestart, fmt::format("at t = {:.12g}: {}", t_e, why));
+            return result_;
+        }
+        ev.to = to;
+        ev.to_id = modes_.modes[static_cast<std::size_t>(to)].id;
+        RestartRequest req{flat_, modes_, *transitions.front(), transitions, mode, to, t_e, ev.before};
+        RestartAnswer ans = restart_(req);
+        ev.verdict = ans.verdict;
+        ev.message = ans.message;
+        if (!ans.ok) {
+            result_.events.push_back(ev);
+            stop(ans.verdict == "inadmissible" ? StopReason::Inadmissible : StopReason::UndeterminedRestart,
+                 fmt::format("at t = {:.12g} ({} -> {}): {}", t_e, ev.from_id, ev.to_id,
+                             ans.message.empty() ? ans.verdict : ans.message));
+            return result_;
+        }
+        ModeSystem* next = nullptr;
+        try {
+            next = system(to);
+        } catch (const std::exception& e) {
+            result_.events.push_back(ev);
+            stop(StopReason::Unsupported, fmt::format("mode '{}' cannot be simulated: {}", ev.to_id, e.what()));
+            return result_;
+        }
+        std::vector<double> xn(next->state_count()), yn(next->leading_count(), 0.0);
+        for (std::size_t i = 0; i < xn.size(); ++i) {
+            const std::string& name = next->state_names()[i];
+            if (auto it = ans.values.find(name); it != ans.values.end()) xn[i] = it->second;
+            else if (auto jt = ev.before.find(name); jt != ev.before.end()) xn[i] = jt->second;
+            else {
+                result_.events.push_back(ev);
+                stop(StopReason::UndeterminedRestart,
+                     fmt::format("at t = {:.12g}: the restart gives no value for the state {} of mode '{}'", t_e, name,
+                                 ev.to_id));
+                return result_;
+            }
+        }
+        for (std::size_t i = 0; i < yn.size(); ++i) {
+            const std::string& name = next->leading_names()[i];
+            if (auto it = ans.values.find(name); it != ans.values.end()) yn[i] = it->second;
+            else if (auto jt = ev.before.find(name); jt != ev.before.end()) yn[i] = jt->second;
+        }
+        double scale = 1;
+        for (double v : xn) scale = std::max(scale, std::fabs(v));
+        const double residual = next->constraint_residual(t_e, xn.data());
+        if (!(residual <= 1e-8 * scale) || !next->solve_leading(t_e, xn.data(), yn.data())) {
+            ev.after = named(*next, xn, yn);
+            result_.events.push_back(ev);
+            stop(StopReason::Inadmissible,
+                 fmt::format("at t = {:.12g}: the restart values do not satisfy mode '{}' ({})", t_e, ev.to_id,
+                             residual <= 1e-8 * scale
+                                 ? std::string("its index-reduced equations cannot be solved")
+                                 : fmt::format("consistency residual {:.3g}", residual)));
+            return result_;
+        }
+        ev.after = named(*next, xn, yn);
+        result_.events.push_back(ev);
+        event_times.push_back(t_e);
+        if (result_.events.size() >= o_.max_events) {
+            finish_values(*next, xn, yn);
+            stop(StopReason::SolverFailure, fmt::format("more than {} events by t = {:.12g}", o_.max_events, t_e));
+            return result_;
+        }
+        ZenoCheck z = check_zeno(event_times, o_, stop_time);
+        if (z.zeno) {
+            finish_values(*next, xn, yn);
+            result_.zeno_time = z.estimate;
+            stop(StopReason::Zeno, fmt::format("events accumulate: {} events, the last spacings shrinking geometrically; "
+                                               "estimated accumulation time {:.12g}",
+                                               result_.events.size(), z.estimate));
+            return result_;
+        }
+        mode = to;
+        t = t_e;
+        x = xn;
+        y = yn;
+    }
+}
+
+}  // namespace
+
+RestartFunction supplied_restart(const StructureResult& structures) {
+    return [&structures](const RestartRequest& r) {
+        RestartAnswer a;
+        std::map<std::string, double> left = r.left_limits;
+        bool reset = false;
+        for (const Transition* t : r.transitions)
+            for (const WhenAction& act : t->resets) {
+                if (act.kind != WhenAction::Kind::Reinit) continue;
+                GiNaC::exmap at;
+                for (GiNaC::const_preorder_iterator it = act.value.preorder_begin(); it != act.value.preorder_end(); ++it) {
+                    if (!GiNaC::is_a<GiNaC::symbol>(*it)) continue;
+                    const GiNaC::symbol& s = GiNaC::ex_to<GiNaC::symbol>(*it);
+                    auto m = r.flat.symbols.meaning(s);
+                    if (!m) continue;
+                    std::string name = s.get_name();
+                    if (m->role == SymbolTable::Meaning::Role::Pre)
+                        name = r.flat.variables.at(static_cast<std::size_t>(m->index)).name;
+                    if (m->role == SymbolTable::Meaning::Role::Time) {
+                        at[s] = r.time;
+                        continue;
+                    }
+                    if (auto v = r.left_limits.find(name); v != r.left_limits.end()) at[s] = v->second;
+                }
+                std::set<std::string> skip;
+                for (const auto& [s, v] : at) skip.insert(GiNaC::ex_to<GiNaC::symbol>(s).get_name());
+                GiNaC::exmap params = parameter_values(r.flat, {act.value}, skip);
+                at.insert(params.begin(), params.end());
+                auto value = numeric_value(GiNaC::evalf(act.value.subs(at, kExactSubs)));
+                const std::string target = r.flat.variables.at(static_cast<std::size_t>(act.variable)).name;
+                if (!value || !value->is_real()) {
+                    a.verdict = "undetermined";
+                    a.message = "the reinit value of " + target + " cannot be evaluated at the left limits";
+                    return a;
+                }
+                left[target] = value->to_double();
+                reset = true;
+            }
+        const ModeStructure& prev = structures.modes.at(static_cast<std::size_t>(r.from));
+        const ModeStructure& next = structures.modes.at(static_cast<std::size_t>(r.to));
+        bool all_inherited = next.consistency.empty();
+        for (const GiNaC::symbol& s : next.states) all_inherited = all_inherited && left.count(s.get_name());
+        if (all_inherited) {
+            // Nothing to solve: the states carry over (with the resets).
+            for (const GiNaC::symbol& s : next.states) a.values[s.get_name()] = left.at(s.get_name());
+        } else {
+            ContinuousRestart c = continuous_restart(r.flat, prev, next, left);
+            if (!c.consistent) {
+                a.verdict = "undetermined";
+                a.message = c.message + "; the restart must be derived (mode-change array, Procedure 1)";
+                return a;
+            }
+            a.values = c.values;
+        }
+        a.ok = true;
+        a.verdict = reset ? "reinit" : "continuous";
+        return a;
+    };
+}
+
+SimulationResult simulate(const FlatModel& flat, const ModeSet& modes, const StructureResult& structures,
+                          const SimulationOptions& options, const RestartFunction& restart) {
+    if (options.start_mode < 0 || static_cast<std::size_t>(options.start_mode) >= modes.modes.size())
+        throw std::invalid_argument(
+            fmt::format("start mode {} does not exist (the model has {} modes)", options.start_mode, modes.modes.size()));
+    if (structures.modes.size() != modes.modes.size())
+        throw std::invalid_argument("the structure result does not belong to these modes");
+    if (!(options.rtol > 0) || !(options.atol > 0))
+        throw std::invalid_argument(fmt::format("tolerances must be positive (rtol {}, atol {})", options.rtol, options.atol));
+    const double stop = options.stop_time ? *options.stop_time : flat.stop_time.value_or(1.0);
+    if (!(stop > options.start_time))
+        throw std::invalid_argument(fmt::format("the stop time {} is not after the start time {}", stop, options.start_time));
+    if (!restart) throw std::invalid_argument("no restart function given");
+    Driver d(flat, modes, structures, options, restart);
+    return d.run();
+}
+
+}  // namespace modeaudit

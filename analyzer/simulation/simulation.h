@@ -1,0 +1,169 @@
+// The reference simulation across mode changes (simulation stage; not wired
+// into the pipeline yet).
+//
+// Input: the FlatModel, the ModeSet (modes and transitions) and the
+// StructureResult (each mode's states, leading variables, F_DOWN, F_UP).
+// From a starting mode and consistent initial values the driver integrates
+// one mode at a time with CVODE (integrator.h), searches every step's
+// interpolant for the earliest upward guard crossing of the mode's
+// transitions (event_detection.h), takes the left limits there, and asks a
+// restart callback for the values the next mode starts from. The callback is
+// the seam to the restart stage: `supplied_restart` below applies reinit
+// resets and continuity (seed 004; seed 000, 4.2), and the pipeline can plug
+// in the derived restarts of Procedure 1 (restart/restart.h) for impulsive
+// mode changes such as the rope's capture (seed 000, 5.2).
+//
+// Initial values: the given values (by symbol name) and the start values of
+// fixed states are kept; the other states are solved from the consistency
+// conditions F_UP (and, in the model's initial mode, the initial equations
+// and algorithms with F_DOWN, which is how FilterBlock1's `x := u` enters:
+// FlatModel::initial_equations holds it as the equation x = u), moving their
+// start values as little as possible (minimum-norm Gauss-Newton). Then the
+// leading variables are solved from F_DOWN.
+//
+// Zeno: when the spacings of the last `zeno_events` events shrink
+// geometrically with a stable ratio r < 1 and the accumulation time
+// t_n + dt_n r / (1 - r) lies before the stop time, the run stops once the
+// last spacing is below `zeno_spacing_fraction` of the time to accumulation,
+// with stopped_because = zeno and that estimate; several events closer than
+// `min_event_spacing` in a row (chattering) stop it too.
+//
+// Asserts (Mode::asserts) are evaluated at every accepted step and at event
+// left limits; the first violation in a segment is located by bisection on
+// the interpolant. Unlike guards, an assert violated only between two steps
+// can be missed.
+//
+// Not covered yet: discrete variables other than the mode variables (a
+// when-clause counter `n = pre(n) + 1` is not tracked; supplied_restart
+// applies reinit only), sample() and time events beyond what the guard
+// search finds on its own, guards on implicitly defined variables
+// (mode_system.h), and diagnostics (sim- rules) and the pipeline stage,
+// which are to be built on this result.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "flatten/flat_model.h"
+#include "modes/modes.h"
+#include "structure/structure.h"
+
+namespace modeaudit {
+
+enum class StopReason { StopTime, Zeno, Inadmissible, UndeterminedRestart, SolverFailure, Unsupported };
+// "stop-time", "zeno", "inadmissible", "undetermined-restart", "solver-failure", "unsupported"
+std::string_view stop_reason_name(StopReason r);
+
+struct RestartRequest {
+    const FlatModel& flat;
+    const ModeSet& modes;
+    const Transition& transition;                // the first of those that fire (clause order)
+    std::vector<const Transition*> transitions;  // all that fire at this instant
+    int from = -1;
+    int to = -1;                                 // the mode they lead to together
+    double time = 0;
+    const std::map<std::string, double>& left_limits;  // previous mode's states and solved variables
+};
+
+struct RestartAnswer {
+    bool ok = false;
+    // The new mode's states by symbol name; a state not given keeps the left
+    // limit of the same name (continuity). Leading variables may be given as
+    // a first guess.
+    std::map<std::string, double> values;
+    std::string verdict;  // "continuous", "reinit", "impulsive", "inadmissible", "undetermined", ...
+    std::string message;
+};
+
+using RestartFunction = std::function<RestartAnswer(const RestartRequest&)>;
+
+// Reinit resets evaluated at the left limits (pre(v) and v both mean the
+// left limit), every other state carried over, the new mode's remaining
+// states solved from its consistency conditions (continuous_restart). When
+// the carried values violate them the answer is "undetermined": the restart
+// must be derived (mode-change array and Procedure 1).
+RestartFunction supplied_restart(const StructureResult& structures);
+
+struct SimulationOptions {
+    int start_mode = 0;
+    double start_time = 0;
+    std::optional<double> stop_time;               // default: the model's StopTime, else 1
+    std::map<std::string, double> initial_values;  // states of the start mode, by symbol name
+    // A reference simulation: the seeds' numbers are stated to 1e-9 / 1e-10
+    // and BDF's global error is some ten times rtol (at rtol = 1e-10 the
+    // rope's capture time is off by 1.2e-10).
+    double rtol = 1e-12, atol = 1e-14;
+    bool project = true;                           // onto F_UP after each step
+    double event_time_tolerance = 1e-12;           // relative; the event search's finest sub-interval
+    double guard_zero_tolerance = 1e-12;           // a guard is armed below -this
+    double simultaneity = 1e-10;                   // relative; crossings this close fire together
+    std::size_t max_events = 10000;
+    long max_steps = 1000000;                      // per segment
+    int zeno_events = 10;
+    double zeno_spacing_fraction = 1e-2;
+    double min_event_spacing = 1e-12;              // relative
+    bool record_steps = false;                     // fill SimulationResult::samples
+};
+
+struct EventRecord {
+    double time = 0;
+    int from = -1, to = -1;
+    std::string from_id, to_id;
+    std::vector<std::string> guards;        // guard texts of the transitions that fired
+    std::string verdict, message;           // from the restart callback
+    std::map<std::string, double> before;   // left limits
+    std::map<std::string, double> after;    // new states and leading variables
+};
+
+struct AssertRecord {
+    int assert_index = -1;                  // FlatModel::asserts
+    std::string message, level;
+    bool violated = false;
+    double time = 0;                        // first violation in the segment
+    double value = 0;                       // margin there (lhs - rhs, sign such that >= 0 holds)
+    double min_margin = 0;                  // smallest margin seen at the checked points
+    std::string unsupported;
+};
+
+struct SegmentRecord {
+    int mode = -1;
+    std::string mode_id;
+    double begin = 0, end = 0;
+    long steps = 0, rhs_evaluations = 0;
+    double max_step = 0;
+    double max_drift = 0;                   // max-norm of F_UP at the accepted steps
+    double max_drift_before_projection = 0;
+    std::size_t event_search_enclosures = 0;
+    std::vector<std::string> state_names;
+    std::vector<AssertRecord> asserts;
+};
+
+struct Sample {
+    double time = 0;
+    std::size_t segment = 0;
+    std::vector<double> states;             // in SegmentRecord::state_names order
+};
+
+struct SimulationResult {
+    StopReason stopped_because = StopReason::SolverFailure;
+    double end_time = 0;
+    std::optional<double> zeno_time;        // estimated accumulation time
+    std::vector<EventRecord> events;
+    std::vector<SegmentRecord> segments;
+    std::map<std::string, double> final_values;  // states, solved variables and their aliases
+    std::string final_mode;
+    std::vector<std::string> messages;
+    std::vector<Sample> samples;
+};
+
+// Throws std::invalid_argument for bad options (no such mode, tolerances not
+// positive, stop time before start, an initial value for a symbol that is no
+// state of the start mode). Model problems end up in the result.
+SimulationResult simulate(const FlatModel& flat, const ModeSet& modes, const StructureResult& structures,
+                          const SimulationOptions& options, const RestartFunction& restart);
+
+}  // namespace modeaudit

@@ -1,0 +1,276 @@
+// Benchmark: the simulation driver (compiled tapes, CVODE BDF with the taped
+// Jacobian, projection, interval event search on every step) against the
+// same models hand-coded directly on CVODE with its own root finding
+// (CVodeRootInit), at the same tolerances:
+//   - the bouncing ball of seed 004 to t = 20 (about 20 impacts);
+//   - the ball on a rope of seed 000, 5.2: free flight, capture at t = 0.1
+//     (the closed-form inelastic restart v+ = v- - (q.v) q / L^2 in both
+//     runs, so that the derivation of the restart, which the restart stage
+//     owns, is not what is timed), then taut motion to t = 0.2. The hand
+//     code integrates the taut mode as the usual index-1 reduction
+//     q'' = -lambda q - (0, g), lambda = (v.v - g y) / L^2.
+// Prints the time ratio driver / hand-coded and the event counts and steps
+// of both. It checks agreement of the event times (1e-8) and fails on a
+// mismatch; times are reported, never asserted (tests/bench/README.md).
+#include <cvode/cvode.h>
+#include <cvode/cvode_ls.h>
+#include <fmt/format.h>
+#include <nvector/nvector_serial.h>
+#include <sundials/sundials_context.h>
+#include <sunlinsol/sunlinsol_dense.h>
+#include <sunmatrix/sunmatrix_dense.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <functional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "pipeline/pipeline.h"
+#include "simulation/simulation.h"
+
+namespace {
+
+using namespace modeaudit;
+
+constexpr double kRtol = 1e-12, kAtol = 1e-14;
+
+struct Model {
+    PipelineState state;
+};
+
+std::unique_ptr<Model> load(const std::string& path) {
+    std::ifstream in(path);
+    if (!in) throw std::runtime_error("cannot read " + path);
+    std::ostringstream s;
+    s << in.rdbuf();
+    auto m = std::make_unique<Model>();
+    m->state.file = m->state.sources.add(path, s.str());
+    run_pipeline(m->state, RunOptions{}, "structure");
+    if (!m->state.structure) throw std::runtime_error("the front end failed on " + path);
+    return m;
+}
+
+struct HandResult {
+    std::vector<double> events;
+    long steps = 0;
+};
+
+// ---- hand-coded on CVODE ------------------------------------------------------
+
+struct Ball {
+    double g = 9.81, c = 0.9;
+};
+
+int ball_rhs(realtype, N_Vector y, N_Vector ydot, void* user) {
+    const Ball& b = *static_cast<Ball*>(user);
+    NV_Ith_S(ydot, 0) = NV_Ith_S(y, 1);
+    NV_Ith_S(ydot, 1) = -b.g;
+    return 0;
+}
+int ball_root(realtype, N_Vector y, realtype* gout, void*) {
+    gout[0] = NV_Ith_S(y, 0);
+    return 0;
+}
+
+HandResult hand_ball(double stop) {
+    HandResult r;
+    Ball b;
+    SUNContext ctx = nullptr;
+    SUNContext_Create(nullptr, &ctx);
+    N_Vector y = N_VNew_Serial(2, ctx);
+    NV_Ith_S(y, 0) = 1;
+    NV_Ith_S(y, 1) = 10;
+    void* mem = CVodeCreate(CV_BDF, ctx);
+    CVodeInit(mem, ball_rhs, 0, y);
+    CVodeSetUserData(mem, &b);
+    CVodeSStolerances(mem, kRtol, kAtol);
+    SUNMatrix A = SUNDenseMatrix(2, 2, ctx);
+    SUNLinearSolver LS = SUNLinSol_Dense(y, A, ctx);
+    CVodeSetLinearSolver(mem, LS, A);
+    CVodeRootInit(mem, 1, ball_root);
+    int dir = -1;
+    CVodeSetRootDirection(mem, &dir);
+    CVodeSetStopTime(mem, stop);
+    realtype t = 0;
+    while (t < stop) {
+        const int flag = CVode(mem, stop, y, &t, CV_NORMAL);
+        if (flag < 0) throw std::runtime_error("hand-coded ball: CVODE failed");
+        if (flag == CV_ROOT_RETURN) {
+            r.events.push_back(t);
+            NV_Ith_S(y, 1) = -b.c * NV_Ith_S(y, 1);
+            long steps = 0;
+            CVodeGetNumSteps(mem, &steps);  // CVodeReInit resets the count
+            r.steps += steps;
+            CVodeReInit(mem, t, y);
+            if (r.events.size() > 1000) break;
+        }
+    }
+    long steps = 0;
+    CVodeGetNumSteps(mem, &steps);
+    r.steps += steps;
+    CVodeFree(&mem);
+    SUNLinSolFree(LS);
+    SUNMatDestroy(A);
+    N_VDestroy(y);
+    SUNContext_Free(&ctx);
+    return r;
+}
+
+struct Rope {
+    double g = 9.81, L = 1;
+    bool taut = false;
+};
+
+int rope_rhs(realtype, N_Vector yv, N_Vector ydot, void* user) {
+    const Rope& p = *static_cast<Rope*>(user);
+    const double x = NV_Ith_S(yv, 0), y = NV_Ith_S(yv, 1), vx = NV_Ith_S(yv, 2), vy = NV_Ith_S(yv, 3);
+    const double lambda = p.taut ? (vx * vx + vy * vy - p.g * y) / (p.L * p.L) : 0.0;
+    NV_Ith_S(ydot, 0) = vx;
+    NV_Ith_S(ydot, 1) = vy;
+    NV_Ith_S(ydot, 2) = -lambda * x;
+    NV_Ith_S(ydot, 3) = -lambda * y - p.g;
+    return 0;
+}
+int rope_root(realtype, N_Vector yv, realtype* gout, void* user) {
+    const Rope& p = *static_cast<Rope*>(user);
+    const double x = NV_Ith_S(yv, 0), y = NV_Ith_S(yv, 1);
+    gout[0] = x * x + y * y - p.L * p.L;
+    return 0;
+}
+
+HandResult hand_rope(double stop, double& theta_end) {
+    HandResult r;
+    Rope p;
+    SUNContext ctx = nullptr;
+    SUNContext_Create(nullptr, &ctx);
+    N_Vector y = N_VNew_Serial(4, ctx);
+    NV_Ith_S(y, 0) = 0.4;
+    NV_Ith_S(y, 1) = -0.74905;
+    NV_Ith_S(y, 2) = 2;
+    NV_Ith_S(y, 3) = -0.019;
+    void* mem = CVodeCreate(CV_BDF, ctx);
+    CVodeInit(mem, rope_rhs, 0, y);
+    CVodeSetUserData(mem, &p);
+    CVodeSStolerances(mem, kRtol, kAtol);
+    SUNMatrix A = SUNDenseMatrix(4, 4, ctx);
+    SUNLinearSolver LS = SUNLinSol_Dense(y, A, ctx);
+    CVodeSetLinearSolver(mem, LS, A);
+    CVodeRootInit(mem, 1, rope_root);
+    int dir = 1;
+    CVodeSetRootDirection(mem, &dir);
+    CVodeSetStopTime(mem, stop);
+    realtype t = 0;
+    while (t < stop) {
+        const int flag = CVode(mem, stop, y, &t, CV_NORMAL);
+        if (flag < 0) throw std::runtime_error("hand-coded rope: CVODE failed");
+        if (flag == CV_ROOT_RETURN && !p.taut) {
+            r.events.push_back(t);
+            const double x = NV_Ith_S(y, 0), yy = NV_Ith_S(y, 1);
+            const double a = (x * NV_Ith_S(y, 2) + yy * NV_Ith_S(y, 3)) / (p.L * p.L);
+            NV_Ith_S(y, 2) -= a * x;
+            NV_Ith_S(y, 3) -= a * yy;
+            p.taut = true;
+            CVodeRootInit(mem, 0, nullptr);
+            long steps = 0;
+            CVodeGetNumSteps(mem, &steps);  // CVodeReInit resets the count
+            r.steps += steps;
+            CVodeReInit(mem, t, y);
+        }
+    }
+    theta_end = std::atan2(NV_Ith_S(y, 0), -NV_Ith_S(y, 1));
+    long steps = 0;
+    CVodeGetNumSteps(mem, &steps);
+    r.steps += steps;
+    CVodeFree(&mem);
+    SUNLinSolFree(LS);
+    SUNMatDestroy(A);
+    N_VDestroy(y);
+    SUNContext_Free(&ctx);
+    return r;
+}
+
+// ---- the driver ----------------------------------------------------------------
+
+RestartFunction rope_capture() {
+    return [](const RestartRequest& r) {
+        const auto& l = r.left_limits;
+        const double x = l.at("x"), y = l.at("y"), vx = l.at("vx"), vy = l.at("vy");
+        const double a = x * vx + y * vy;  // L = 1
+        RestartAnswer ans;
+        ans.ok = true;
+        ans.verdict = "impulsive";
+        ans.values = {{"x", x}, {"y", y}, {"vx", vx - a * x}, {"vy", vy - a * y}, {"der(x)", vx - a * x},
+                      {"der(y)", vy - a * y}};
+        return ans;
+    };
+}
+
+double seconds(const std::function<void()>& f, int repeat) {
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int k = 0; k < repeat; ++k) f();
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / repeat;
+}
+
+long steps_of(const SimulationResult& r) {
+    long s = 0;
+    for (const SegmentRecord& seg : r.segments) s += seg.steps;
+    return s;
+}
+
+bool compare(const char* name, const SimulationResult& ours, const HandResult& hand, double t_ours, double t_hand) {
+    bool ok = ours.events.size() == hand.events.size();
+    double worst = 0;
+    for (std::size_t k = 0; ok && k < hand.events.size(); ++k)
+        worst = std::max(worst, std::fabs(ours.events[k].time - hand.events[k]));
+    ok = ok && worst <= 1e-8;
+    fmt::print("{}: driver {} events, {} steps, {:.3g} ms per run; hand-coded CVODE {} events, {} steps, {:.3g} ms per "
+               "run; time ratio driver/hand {:.2f}; max event-time difference {:.2e}{}\n",
+               name, ours.events.size(), steps_of(ours), 1e3 * t_ours, hand.events.size(), hand.steps, 1e3 * t_hand,
+               t_ours / t_hand, worst, ok ? "" : "  MISMATCH");
+    return ok;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    const int repeat = argc > 1 ? std::max(1, std::atoi(argv[1])) : 50;
+    const std::string corpus = std::string(MODEAUDIT_SOURCE_DIR) + "/corpus/good/";
+    bool ok = true;
+    try {
+        auto ball = load(corpus + "bouncing_ball.mo");
+        SimulationOptions o;
+        o.rtol = kRtol;
+        o.atol = kAtol;
+        o.stop_time = 20;
+        const RestartFunction reinit = supplied_restart(*ball->state.structure);
+        SimulationResult ours;
+        const double t_ours = seconds(
+            [&] { ours = simulate(*ball->state.flat, *ball->state.modes, *ball->state.structure, o, reinit); }, repeat);
+        HandResult hand;
+        const double t_hand = seconds([&] { hand = hand_ball(20); }, repeat);
+        ok = compare("bouncing ball to t = 20", ours, hand, t_ours, t_hand) && ok;
+
+        auto rope = load(corpus + "cup_and_ball.mo");
+        o.stop_time = 0.2;
+        const RestartFunction capture = rope_capture();
+        SimulationResult ours_rope;
+        const double t_ours_rope = seconds(
+            [&] { ours_rope = simulate(*rope->state.flat, *rope->state.modes, *rope->state.structure, o, capture); },
+            repeat);
+        HandResult hand_r;
+        double theta_hand = 0;
+        const double t_hand_rope = seconds([&] { hand_r = hand_rope(0.2, theta_hand); }, repeat);
+        ok = compare("ball on a rope to t = 0.2", ours_rope, hand_r, t_ours_rope, t_hand_rope) && ok;
+        const double theta_ours = std::atan2(ours_rope.final_values.at("x"), -ours_rope.final_values.at("y"));
+        fmt::print("ball on a rope: theta(0.2) driver {:.12f}, hand-coded {:.12f}, seed 0.712977020833\n", theta_ours,
+                   theta_hand);
+    } catch (const std::exception& e) {
+        fmt::print(stderr, "simulation bench: {}\n", e.what());
+        return 1;
+    }
+    return ok ? 0 : 1;
+}

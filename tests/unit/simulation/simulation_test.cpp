@@ -1,0 +1,386 @@
+// The reference simulation against the seeds' numbers (acceptance-numbers.md):
+// the rope's capture (seed 000, 5.2), RLDC2's second diode (5.1), the
+// bouncing ball's impacts and Zeno accumulation and FilterBlock1 (seed 004),
+// plus inline models for narrow guard windows, tangency and unsupported
+// guards.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numbers>
+
+#include "mode_change/mode_change_array.h"
+#include "mode_change/normalize.h"
+#include "rescaling/rescaling.h"
+#include "restart/continuous.h"
+#include "restart/restart.h"
+#include "simulation/simulation.h"
+#include "support/front_end.h"
+
+namespace modeaudit {
+namespace {
+
+std::unique_ptr<testing::FrontEnd> corpus(const std::string& name) {
+    auto fe = testing::FrontEnd::from_file(std::string(MODEAUDIT_SOURCE_DIR) + "/corpus/good/" + name, "structure");
+    EXPECT_TRUE(fe->state.structure) << fe->diagnostics();
+    return fe;
+}
+
+int mode_index(const testing::FrontEnd& fe, const std::string& id) {
+    for (std::size_t k = 0; k < fe.modes().modes.size(); ++k)
+        if (fe.modes().modes[k].id == id) return static_cast<int>(k);
+    ADD_FAILURE() << "no mode " << id;
+    return -1;
+}
+
+// theta from the downward vertical: q = L (sin theta, -cos theta).
+double theta(const std::map<std::string, double>& v) { return std::atan2(v.at("x"), -v.at("y")); }
+double omega(const std::map<std::string, double>& v) {
+    return v.at("x") * v.at("vy") - v.at("y") * v.at("vx");  // L = 1
+}
+
+// The capture restart derived as in the mode_change unit test: normalized
+// first-order modes, the array at K = 1, the Z3 rescaling, Procedure 1.
+RestartFunction cup_capture(const testing::FrontEnd& fe) {
+    return [&fe](const RestartRequest& r) {
+        RestartAnswer a;
+        NormalizedTransition nt = normalize_first_order(fe.flat(), fe.modes().modes[static_cast<std::size_t>(r.from)],
+                                                        fe.modes().modes[static_cast<std::size_t>(r.to)]);
+        ArrayInput in = array_input(fe.flat(), nt, r.transition);
+        ModeChangeArray arr = build_mode_change_array(in, 1);
+        RescalingResult res = solve_rescaling(arr, restart_variables(in, arr));
+        if (!arr.matched || !res.solved) {
+            a.verdict = "undetermined";
+            return a;
+        }
+        RestartSystem s = procedure1(in, arr, res);
+        std::map<std::string, double> left{{"x", r.left_limits.at("x")},
+                                           {"y", r.left_limits.at("y")},
+                                           {"der(x)", r.left_limits.at("der(x)")},
+                                           {"der(y)", r.left_limits.at("der(y)")}};
+        RestartSolution sol = solve_restart(fe.flat(), s, left);
+        if (!sol.solved) {
+            a.verdict = "undetermined";
+            a.message = sol.message;
+            return a;
+        }
+        const double vx = sol.values.at("der(x)+"), vy = sol.values.at("der(y)+");
+        a.values = {{"x", left.at("x")}, {"y", left.at("y")}, {"der(x)", vx}, {"der(y)", vy}, {"vx", vx}, {"vy", vy}};
+        a.ok = true;
+        a.verdict = "impulsive";
+        return a;
+    };
+}
+
+const AssertRecord* find_assert(const SegmentRecord& s, const std::string& message_part) {
+    for (const AssertRecord& a : s.asserts)
+        if (a.message.find(message_part) != std::string::npos) return &a;
+    return nullptr;
+}
+
+TEST(Simulation, CupAndBallFreeFlightEventCaptureAndTautMotion) {
+    auto fe = corpus("cup_and_ball.mo");
+    SimulationOptions o;
+    o.stop_time = 0.2;
+    SimulationResult r = simulate(fe->flat(), fe->modes(), *fe->state.structure, o, cup_capture(*fe));
+    ASSERT_EQ(r.stopped_because, StopReason::StopTime) << (r.messages.empty() ? "" : r.messages.front());
+    ASSERT_EQ(r.events.size(), 1u);
+    const EventRecord& e = r.events[0];
+    EXPECT_NEAR(e.time, 0.1, 1e-10);
+    EXPECT_EQ(e.from_id, "taut=false");
+    EXPECT_EQ(e.to_id, "taut=true");
+    EXPECT_EQ(e.verdict, "impulsive");
+    EXPECT_NEAR(e.before.at("x"), 0.6, 1e-9);
+    EXPECT_NEAR(e.before.at("y"), -0.8, 1e-9);
+    EXPECT_NEAR(e.before.at("vx"), 2.0, 1e-9);
+    EXPECT_NEAR(e.before.at("vy"), -1.0, 1e-9);
+    EXPECT_NEAR(e.after.at("vx"), 0.8, 1e-9);
+    EXPECT_NEAR(e.after.at("vy"), 0.6, 1e-9);
+    EXPECT_NEAR(e.after.at("lambda"), 8.848, 1e-8);
+    // 0.1 s of taut motion after the capture (seed 000, 5.2).
+    EXPECT_NEAR(theta(r.final_values), 0.712977020833, 1e-8);
+    EXPECT_NEAR(omega(r.final_values), 0.380685005685, 1e-8);
+    ASSERT_EQ(r.segments.size(), 2u);
+    const AssertRecord* tension = find_assert(r.segments[1], "push");
+    ASSERT_NE(tension, nullptr);
+    EXPECT_FALSE(tension->violated);
+    EXPECT_GT(tension->min_margin, 0);
+    EXPECT_LT(r.segments[1].max_drift, 1e-12);
+}
+
+TEST(Simulation, TautModeFromTheCaptureStateMatchesTheSeed) {
+    auto fe = corpus("cup_and_ball.mo");
+    SimulationOptions o;
+    o.start_mode = mode_index(*fe, "taut=true");
+    o.stop_time = 0.1;
+    // der(x) and der(y) are states of the taut mode too; they follow from
+    // the consistency conditions der(x) = vx, der(y) = vy.
+    o.initial_values = {{"x", 0.6}, {"y", -0.8}, {"vx", 0.8}, {"vy", 0.6}};
+    o.record_steps = true;
+    SimulationResult r = simulate(fe->flat(), fe->modes(), *fe->state.structure, o, supplied_restart(*fe->state.structure));
+    ASSERT_EQ(r.stopped_because, StopReason::StopTime) << (r.messages.empty() ? "" : r.messages.front());
+    EXPECT_TRUE(r.events.empty());
+    EXPECT_NEAR(theta(r.final_values), 0.712977020833, 1e-8);
+    EXPECT_NEAR(omega(r.final_values), 0.380685005685, 1e-8);
+    ASSERT_EQ(r.segments.size(), 1u);
+    const SegmentRecord& s = r.segments[0];
+    const AssertRecord* tension = find_assert(s, "push");
+    ASSERT_NE(tension, nullptr);
+    EXPECT_FALSE(tension->violated);
+    EXPECT_GT(tension->min_margin, 7.5);  // lambda falls from 8.848 to 7.565 as the ball rises
+    // Projection keeps the rope length: the residual after each step is at
+    // rounding level, below what the integrator left before projecting.
+    EXPECT_LT(s.max_drift, 1e-13);
+    EXPECT_GT(s.max_drift_before_projection, s.max_drift);
+    EXPECT_GT(r.samples.size(), 10u);
+
+    o.project = false;
+    SimulationResult unprojected = simulate(fe->flat(), fe->modes(), *fe->state.structure, o,
+                                            supplied_restart(*fe->state.structure));
+    ASSERT_EQ(unprojected.stopped_because, StopReason::StopTime);
+    EXPECT_GT(unprojected.segments[0].max_drift, s.max_drift);
+}
+
+TEST(Simulation, TautModeFromInconsistentValuesIsAClearFailure) {
+    auto fe = corpus("cup_and_ball.mo");
+    SimulationOptions o;
+    o.start_mode = mode_index(*fe, "taut=true");
+    o.stop_time = 0.1;
+    o.initial_values = {{"x", 0.6}, {"y", -0.8}, {"vx", 2}, {"vy", -1}, {"der(x)", 2}, {"der(y)", -1}};
+    SimulationResult r = simulate(fe->flat(), fe->modes(), *fe->state.structure, o, supplied_restart(*fe->state.structure));
+    EXPECT_EQ(r.stopped_because, StopReason::SolverFailure);
+    ASSERT_FALSE(r.messages.empty());
+    EXPECT_NE(r.messages[0].find("violate the consistency conditions"), std::string::npos) << r.messages[0];
+    o.initial_values = {{"z", 1}};
+    EXPECT_THROW(simulate(fe->flat(), fe->modes(), *fe->state.structure, o, supplied_restart(*fe->state.structure)),
+                 std::invalid_argument);
+}
+
+// From the bottom with speed 5 the ball rises until the tension
+// lambda = v.v - g y = 25 - 2g - 3g y (energy conservation) reaches zero at
+// y = (25 - 2g)/(3g) = 0.183, above the horizontal and below the height
+// where the speed would vanish (0.274): the assert "the rope can pull but
+// not push" is violated there, located on the interpolant.
+TEST(Simulation, TensionAssertViolationIsLocated) {
+    auto fe = corpus("cup_and_ball.mo");
+    SimulationOptions o;
+    o.start_mode = mode_index(*fe, "taut=true");
+    o.stop_time = 1.0;
+    o.initial_values = {{"x", 0.0}, {"y", -1.0}, {"vx", 5.0}, {"vy", 0.0}};
+    SimulationResult r = simulate(fe->flat(), fe->modes(), *fe->state.structure, o, supplied_restart(*fe->state.structure));
+    ASSERT_EQ(r.stopped_because, StopReason::StopTime) << (r.messages.empty() ? "" : r.messages.front());
+    const AssertRecord* tension = find_assert(r.segments.at(0), "push");
+    ASSERT_NE(tension, nullptr);
+    ASSERT_TRUE(tension->violated);
+    EXPECT_LT(tension->value, 0);
+    EXPECT_GT(tension->value, -1e-6);
+    EXPECT_LT(tension->min_margin, 0);
+    // Stopped at the reported time, the ball is where lambda = 0.
+    o.stop_time = tension->time;
+    SimulationResult at = simulate(fe->flat(), fe->modes(), *fe->state.structure, o, supplied_restart(*fe->state.structure));
+    const double g = 9.81;
+    EXPECT_NEAR(at.final_values.at("y"), (25 - 2 * g) / (3 * g), 1e-7);
+    EXPECT_NEAR(at.final_values.at("lambda"), 0.0, 1e-6);
+}
+
+// Without a derived restart the capture is undetermined: carrying the
+// velocity into the taut mode violates tangency (seed 000, 4.2).
+TEST(Simulation, CupAndBallWithContinuityOnlyStopsUndetermined) {
+    auto fe = corpus("cup_and_ball.mo");
+    SimulationResult r = simulate(fe->flat(), fe->modes(), *fe->state.structure, {}, supplied_restart(*fe->state.structure));
+    EXPECT_EQ(r.stopped_because, StopReason::UndeterminedRestart);
+    ASSERT_EQ(r.events.size(), 1u);
+    EXPECT_NEAR(r.events[0].time, 0.1, 1e-10);
+    EXPECT_NE(r.events[0].message.find("violate"), std::string::npos) << r.events[0].message;
+}
+
+TEST(Simulation, Rldc2SecondDiodeEventAndContinuousRestart) {
+    auto fe = corpus("rldc2.mo");
+    const double t_event = 0.055317579971;
+    SimulationOptions o;
+    o.stop_time = t_event + 0.001;
+    const StructureResult& st = *fe->state.structure;
+    RestartFunction continuous = [&](const RestartRequest& r) {
+        ContinuousRestart c = continuous_restart(r.flat, st.modes[static_cast<std::size_t>(r.from)],
+                                                 st.modes[static_cast<std::size_t>(r.to)], r.left_limits);
+        RestartAnswer a;
+        a.ok = c.consistent;
+        a.values = c.values;
+        a.verdict = c.consistent ? "continuous" : "undetermined";
+        a.message = c.message;
+        return a;
+    };
+    SimulationResult r = simulate(fe->flat(), fe->modes(), st, o, continuous);
+    ASSERT_EQ(r.stopped_because, StopReason::StopTime) << (r.messages.empty() ? "" : r.messages.front());
+    ASSERT_EQ(r.events.size(), 1u);
+    const EventRecord& e = r.events[0];
+    EXPECT_NEAR(e.time, t_event, 1e-9);
+    EXPECT_EQ(e.from_id, "off1=false,off2=true");
+    EXPECT_EQ(e.to_id, "off1=false,off2=false");
+    EXPECT_NEAR(e.before.at("v1"), 0.7, 1e-9);
+    EXPECT_NEAR(e.before.at("v2"), 0.7, 1e-9);
+    EXPECT_NEAR(e.before.at("j1"), -0.088645906588, 1e-9);
+    EXPECT_NEAR(e.before.at("j2"), -0.154950677682, 1e-9);
+    EXPECT_NEAR(e.before.at("i1"), 0.243596584270, 1e-9);
+    EXPECT_NEAR(e.before.at("i2"), 0.0, 1e-12);
+    EXPECT_NEAR(e.after.at("i1"), 0.097438633708, 1e-9);
+    EXPECT_NEAR(e.after.at("i2"), 0.146157950562, 1e-9);
+    EXPECT_NEAR(r.final_values.at("V"), 0.700967203954, 1e-8);
+    EXPECT_NEAR(r.final_values.at("j1") + r.final_values.at("j2"), -0.240011099724, 1e-8);
+    EXPECT_EQ(r.final_mode, "off1=false,off2=false");
+
+    // supplied_restart (continuity, no resets) takes the same route.
+    SimulationResult s = simulate(fe->flat(), fe->modes(), st, o, supplied_restart(st));
+    ASSERT_EQ(s.events.size(), 1u);
+    EXPECT_EQ(s.events[0].verdict, "continuous");
+    EXPECT_NEAR(s.final_values.at("V"), 0.700967203954, 1e-8);
+}
+
+// Seed 004: impacts at t1 = (10 + sqrt(100 + 2g))/g, then flights of
+// 2 c v_k / g with v_k = c^(k-1) sqrt(100 + 2g).
+std::vector<double> bouncing_ball_impacts(double until) {
+    const double g = 9.81, c = 0.9, v1 = std::sqrt(100 + 2 * g);
+    std::vector<double> t{(10 + v1) / g};
+    double v = v1;
+    while (true) {
+        v *= c;
+        const double next = t.back() + 2 * v / g;
+        if (next > until) break;
+        t.push_back(next);
+    }
+    return t;
+}
+
+TEST(Simulation, BouncingBallImpactsFollowTheClosedForm) {
+    auto fe = corpus("bouncing_ball.mo");
+    SimulationResult r = simulate(fe->flat(), fe->modes(), *fe->state.structure, {}, supplied_restart(*fe->state.structure));
+    ASSERT_EQ(r.stopped_because, StopReason::StopTime) << (r.messages.empty() ? "" : r.messages.front());
+    EXPECT_DOUBLE_EQ(r.end_time, 20.0);
+    const std::vector<double> expected = bouncing_ball_impacts(20.0);
+    ASSERT_EQ(r.events.size(), expected.size());
+    for (std::size_t k = 0; k < expected.size(); ++k) {
+        EXPECT_NEAR(r.events[k].time, expected[k], 1e-8) << "impact " << k;
+        EXPECT_EQ(r.events[k].verdict, "reinit");
+        EXPECT_NEAR(r.events[k].after.at("velocity"), -0.9 * r.events[k].before.at("velocity"), 1e-12);
+    }
+}
+
+TEST(Simulation, BouncingBallLongRunStopsAsZenoNearTheAccumulationTime) {
+    auto fe = corpus("bouncing_ball.mo");
+    SimulationOptions o;
+    o.stop_time = 30;
+    SimulationResult r = simulate(fe->flat(), fe->modes(), *fe->state.structure, o, supplied_restart(*fe->state.structure));
+    ASSERT_EQ(r.stopped_because, StopReason::Zeno) << (r.messages.empty() ? "" : r.messages.front());
+    const double g = 9.81, c = 0.9, v1 = std::sqrt(100 + 2 * g);
+    const double accumulation = (10 + v1) / g + 2 * c * v1 / g / (1 - c);
+    ASSERT_TRUE(r.zeno_time.has_value());
+    EXPECT_NEAR(*r.zeno_time, accumulation, 1e-6);
+    EXPECT_LT(r.end_time, accumulation);
+    const std::vector<double> expected = bouncing_ball_impacts(r.end_time + 1e-9);
+    ASSERT_EQ(r.events.size(), expected.size());
+    for (std::size_t k = 0; k < expected.size(); ++k) EXPECT_NEAR(r.events[k].time, expected[k], 1e-8) << k;
+}
+
+TEST(Simulation, FilterBlock1InitialAlgorithmKeepsYAtOne) {
+    auto fe = corpus("filter_block1.mo");
+    // The initial algorithm is in the flat model as the initial equation x = u.
+    ASSERT_EQ(fe->flat().initial_equations.size(), 1u);
+    EXPECT_EQ(fe->flat().initial_equations[0].origin, "initial algorithm");
+    SimulationOptions o;
+    o.record_steps = true;
+    SimulationResult r = simulate(fe->flat(), fe->modes(), *fe->state.structure, o, supplied_restart(*fe->state.structure));
+    ASSERT_EQ(r.stopped_because, StopReason::StopTime) << (r.messages.empty() ? "" : r.messages.front());
+    EXPECT_DOUBLE_EQ(r.end_time, 10.0);
+    ASSERT_GT(r.samples.size(), 1u);
+    for (const Sample& s : r.samples) EXPECT_NEAR(s.states.at(0), 1.0, 1e-12) << "t = " << s.time;
+    EXPECT_NEAR(r.final_values.at("y"), 1.0, 1e-12);
+    EXPECT_NEAR(r.final_values.at("der(x)"), 0.0, 1e-12);
+}
+
+// der(x) = 1, so x is time; sin(50 x) > 0.99999 holds only in windows of
+// width 2 acos(0.99999)/50 = 1.8e-4 s, once every 2 pi/50 = 0.126 s. Each
+// window is one event, in order, though the steps are far longer.
+TEST(Simulation, NarrowGuardWindowsAreEachDetectedInOrder) {
+    testing::FrontEnd fe(R"(
+model Windows
+  Real x(start = 0, fixed = true);
+  Real n(start = 0, fixed = true);
+equation
+  der(x) = 1;
+  der(n) = 0;
+  when sin(50*x) > 0.99999 then
+    reinit(n, pre(n) + 1);
+  end when;
+  annotation(experiment(StopTime = 2));
+end Windows;)",
+                         "structure");
+    ASSERT_TRUE(fe.state.structure) << fe.diagnostics();
+    SimulationResult r = simulate(fe.flat(), fe.modes(), *fe.state.structure, {}, supplied_restart(*fe.state.structure));
+    ASSERT_EQ(r.stopped_because, StopReason::StopTime) << (r.messages.empty() ? "" : r.messages.front());
+    const double delta = std::acos(0.99999);
+    std::vector<double> expected;
+    for (int k = 0;; ++k) {
+        const double tk = (std::numbers::pi / 2 - delta + 2 * std::numbers::pi * k) / 50;
+        if (tk > 2) break;
+        expected.push_back(tk);
+    }
+    ASSERT_EQ(r.events.size(), expected.size());
+    for (std::size_t k = 0; k < expected.size(); ++k) {
+        EXPECT_NEAR(r.events[k].time, expected[k], 1e-9) << "window " << k;
+        EXPECT_NEAR(r.events[k].after.at("n"), static_cast<double>(k + 1), 1e-12);
+    }
+    double longest = 0;
+    for (const SegmentRecord& s : r.segments) longest = std::max(longest, s.max_step);
+    EXPECT_GT(longest, 20 * 2 * delta / 50) << "the steps should be much longer than the windows";
+}
+
+TEST(Simulation, TangentGuardIsNoEvent) {
+    const char* model = R"(
+model Touch
+  Real x(start = 0, fixed = true);
+  Real n(start = 0, fixed = true);
+equation
+  der(x) = 1;
+  der(n) = 0;
+  when LIFT - (x - 0.5)^2 >= 0 then
+    reinit(n, pre(n) + 1);
+  end when;
+  annotation(experiment(StopTime = 1));
+end Touch;)";
+    auto run = [&](const std::string& lift) {
+        std::string text = model;
+        text.replace(text.find("LIFT"), 4, lift);
+        testing::FrontEnd fe(text, "structure");
+        EXPECT_TRUE(fe.state.structure) << fe.diagnostics();
+        return simulate(fe.flat(), fe.modes(), *fe.state.structure, {}, supplied_restart(*fe.state.structure));
+    };
+    SimulationResult touch = run("0");
+    EXPECT_EQ(touch.stopped_because, StopReason::StopTime);
+    EXPECT_TRUE(touch.events.empty());
+    SimulationResult cross = run("1e-6");
+    ASSERT_EQ(cross.events.size(), 1u);
+    EXPECT_NEAR(cross.events[0].time, 0.5 - 1e-3, 1e-9);
+}
+
+TEST(Simulation, GuardOnAnImplicitlyDefinedVariableIsReportedUnsupported) {
+    testing::FrontEnd fe(R"(
+model Implicit
+  Real x(start = 0, fixed = true);
+  Real z(start = 0);
+equation
+  der(x) = 1;
+  z^3 + z = x;
+  when z > 0.5 then
+    reinit(x, 0);
+  end when;
+end Implicit;)",
+                         "structure");
+    ASSERT_TRUE(fe.state.structure) << fe.diagnostics();
+    SimulationResult r = simulate(fe.flat(), fe.modes(), *fe.state.structure, {}, supplied_restart(*fe.state.structure));
+    EXPECT_EQ(r.stopped_because, StopReason::Unsupported);
+    ASSERT_FALSE(r.messages.empty());
+    EXPECT_NE(r.messages[0].find("uses z"), std::string::npos) << r.messages[0];
+    EXPECT_EQ(stop_reason_name(r.stopped_because), "unsupported");
+}
+
+}  // namespace
+}  // namespace modeaudit
