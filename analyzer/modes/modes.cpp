@@ -533,6 +533,7 @@ ModeSet Explorer::run() {
     std::map<State, bool> seen;
     std::map<std::vector<std::int64_t>, int> mode_index;
     std::deque<State> queue{init};
+    std::map<State, int> depth{{init, 0}};  // switches from the initial state
     seen[init] = true;
     std::set<std::tuple<int, int, std::string, int>> recorded;
     std::vector<State> state_of;  // a state of each mode
@@ -552,6 +553,11 @@ ModeSet Explorer::run() {
     while (!queue.empty()) {
         State s = queue.front();
         queue.pop_front();
+        if (limits_.max_depth >= 0 && depth[s] >= limits_.max_depth) {
+            mode_of(s);
+            set.complete = false;
+            continue;
+        }
         int from = mode_of(s);
         auto visit = [&](const State& t, Transition tr, bool has_resets) {
             if (set.modes.size() >= limits_.max_modes && !mode_index.count(mode_values(t))) {
@@ -576,6 +582,7 @@ ModeSet Explorer::run() {
                 }
                 seen[t] = true;
                 queue.push_back(t);
+                depth[t] = depth[s] + 1;
             }
         };
         // (a) crossings of atomic relations.

@@ -75,6 +75,10 @@ struct ModeSet {
 
 struct ModeLimits {
     std::size_t max_modes = 4096;
+    // Expand only states fewer than this many switches from the initial
+    // one (-1: no bound). For benchmarks of the transition analysis, which
+    // need the initial mode and its neighbours only.
+    int max_depth = -1;
     bool progress = false;  // a progress line on stderr while exploring (only on a terminal)
 };
 
