@@ -5,6 +5,7 @@
 #include <sundials/sundials_config.h>
 #include <z3.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -252,20 +253,82 @@ int run_check(const CheckArgs& args) {
     return exit_code_for(state, result, complete);
 }
 
+
 namespace {
-// simulate and report need stages that are not built yet: they run the
-// front end (so bad input is still diagnosed precisely) and then say so.
-int run_front_end_then_stop(const std::string& file, const std::string& model_name,
-                            std::string_view command, std::string_view needed_stage) {
-    PipelineState state;
-    if (!load_model(state, file)) return kCannotRun;
-    RunOptions options;
-    options.flatten.model_name = model_name;
-    PipelineResult result = run_pipeline(state, options, needed_stage);
-    std::cerr << render_text_diagnostics(state);
-    if (!result.stopped_on_input_error) report_not_implemented(result, command);
-    return kCannotRun;
+
+Json values_to_json(const std::map<std::string, double>& values) {
+    Json j = Json::object();
+    for (const auto& [name, v] : values) j[name] = v;
+    return j;
 }
+
+// The `simulate` document of the contract.
+Json simulation_to_json(const PipelineState& state, double stop_time) {
+    const SimulationResult& r = *state.simulation;
+    Json j;
+    j["model"] = state.flat->name;
+    j["stop_time"] = stop_time;
+    j["end_time"] = r.end_time;
+    j["stopped_because"] = std::string(stop_reason_name(r.stopped_because));
+    if (r.zeno_time) j["zeno_time"] = *r.zeno_time;
+    Json events = Json::array();
+    for (const EventRecord& e : r.events)
+        events.push_back({{"time", e.time}, {"from", e.from_id}, {"to", e.to_id}, {"verdict", e.verdict},
+                          {"before", values_to_json(e.before)}, {"after", values_to_json(e.after)},
+                          {"message", e.message}});
+    j["events"] = events;
+    j["final"] = values_to_json(r.final_values);
+    j["final_mode"] = r.final_mode;
+    Json segments = Json::array();
+    for (const SegmentRecord& sg : r.segments) {
+        Json asserts = Json::array();
+        for (const AssertRecord& a : sg.asserts)
+            asserts.push_back({{"message", a.message}, {"violated", a.violated}, {"min_margin", a.min_margin}});
+        segments.push_back({{"mode", sg.mode_id}, {"begin", sg.begin}, {"end", sg.end}, {"steps", sg.steps},
+                            {"max_constraint_drift", sg.max_drift}, {"asserts", asserts}});
+    }
+    j["segments"] = segments;
+    j["messages"] = r.messages;
+    j["diagnostics"] = diagnostics_to_json(state.sink, state.sources);
+    return j;
+}
+
+// The trajectories as CSV: time, then the states that every segment has
+// (in the first segment's order), so that each row is complete.
+std::string trajectories_csv(const SimulationResult& r) {
+    std::vector<std::string> names;
+    if (!r.segments.empty())
+        for (const std::string& n : r.segments.front().state_names) {
+            bool everywhere = true;
+            for (const SegmentRecord& sg : r.segments)
+                everywhere = everywhere && std::find(sg.state_names.begin(), sg.state_names.end(), n) != sg.state_names.end();
+            if (everywhere) names.push_back(n);
+        }
+    std::string out = "time";
+    for (const std::string& n : names) out += "," + n;
+    out += "\n";
+    for (const Sample& s : r.samples) {
+        const SegmentRecord& sg = r.segments[s.segment];
+        std::vector<std::string> row(names.size());
+        for (std::size_t k = 0; k < sg.state_names.size() && k < s.states.size(); ++k) {
+            auto it = std::find(names.begin(), names.end(), sg.state_names[k]);
+            if (it != names.end()) row[static_cast<std::size_t>(it - names.begin())] = fmt::format("{:.17g}", s.states[k]);
+        }
+        out += fmt::format("{:.17g}", s.time);
+        for (const std::string& v : row) out += "," + v;
+        out += "\n";
+    }
+    return out;
+}
+
+std::string simulation_text(const PipelineState& state) {
+    std::ostringstream out;
+    const Stage* st = find_stage("simulation");
+    st->dump(state, out);
+    for (const auto& [name, v] : state.simulation->final_values) out << fmt::format("  final {} = {:.12g}\n", name, v);
+    return out.str();
+}
+
 }  // namespace
 
 int run_simulate(const SimulateArgs& args) {
@@ -273,7 +336,35 @@ int run_simulate(const SimulateArgs& args) {
         print_error(fmt::format("unknown format '{}'; use text or json", args.format));
         return kCannotRun;
     }
-    return run_front_end_then_stop(args.model_file, args.model_name, "simulate", "simulation");
+    if (!(args.rtol > 0 && args.rtol < 1)) {
+        print_error(fmt::format("--rtol must be in (0, 1); got {}", args.rtol));
+        return kCannotRun;
+    }
+    PipelineState state;
+    if (!load_model(state, args.model_file)) return kCannotRun;
+    RunOptions options;
+    options.flatten.model_name = args.model_name;
+    options.simulation.rtol = args.rtol;
+    options.simulation.atol = args.rtol * 1e-2;
+    options.simulation.record_steps = !args.csv.empty();
+    if (args.stop_time > 0) options.simulation.stop_time = args.stop_time;
+    PipelineResult result = run_pipeline(state, options, "simulation");
+    if (result.stopped_on_input_error || !state.simulation) {
+        std::cerr << render_text_diagnostics(state);
+        if (!result.stopped_on_input_error) report_not_implemented(result, "simulate");
+        return kCannotRun;
+    }
+    double stop = args.stop_time > 0 ? args.stop_time : state.flat->stop_time.value_or(1.0);
+    std::string out = args.format == "json" ? simulation_to_json(state, stop).dump(2) + "\n"
+                                            : render_text_diagnostics(state) + simulation_text(state);
+    std::cout << out;
+    if (!args.csv.empty() && !write_file_atomically(args.csv, trajectories_csv(*state.simulation))) {
+        print_error(fmt::format("cannot write '{}'", args.csv));
+        return kCannotRun;
+    }
+    bool ran = state.simulation->stopped_because == StopReason::StopTime ||
+               state.simulation->stopped_because == StopReason::Zeno;
+    return state.sink.has_errors() || !ran ? kFindings : kClean;
 }
 
 // The report of what the built stages found: the check document rendered by
@@ -285,12 +376,19 @@ int run_report(const ReportArgs& args) {
     if (!load_model(state, args.model_file)) return kCannotRun;
     RunOptions options;
     options.flatten.model_name = args.model_name;
-    PipelineResult result = run_pipeline(state, options, kCheckUntil);
+    options.simulation.record_steps = true;
+    PipelineResult result = run_pipeline(state, options, "simulation");
     std::cerr << render_text_diagnostics(state);
     ReportInput input;
     input.check = Json::parse(render_json(state, result));
     input.model_file = args.model_file;
-    input.simulation_not_run = "the simulation stage is not built yet";
+    if (state.simulation) {
+        input.simulation = simulation_to_json(state, state.flat->stop_time.value_or(1.0));
+        input.trajectories_csv = trajectories_csv(*state.simulation);
+    } else {
+        input.simulation_not_run = result.stopped_on_input_error ? "the model could not be analysed (see the findings)"
+                                                                 : "the simulation stage did not run";
+    }
     ReportOptions report;
     report.output_dir = args.output_dir;
     report.pdf = !args.no_pdf;
@@ -298,6 +396,9 @@ int run_report(const ReportArgs& args) {
     int written = write_report(input, report, std::cerr);
     bool complete = result.not_implemented.empty();
     if (!complete && !result.stopped_on_input_error) report_not_implemented(result, "report");
+    for (const std::string& st : result.skipped)
+        std::cerr << fmt::format("modeaudit: note: stage '{}' ({}) is not built yet; the report says so\n", st,
+                                 find_stage(st)->summary);
     return written != 0 ? kCannotRun : exit_code_for(state, result, complete);
 }
 

@@ -28,6 +28,7 @@
 #include "mode_change/transition_study.h"
 #include "rescaling/rescaling.h"
 #include "restart/verdict.h"
+#include "simulation/simulation.h"
 #include "structure/structure.h"
 
 namespace modeaudit {
@@ -38,6 +39,7 @@ struct RunOptions {
     ModeLimits modes;
     StructureOptions structure;
     ModeChangeOptions mode_change;
+    SimulationOptions simulation;
     bool progress = false;  // progress line on stderr (only when it is a terminal)
 };
 
@@ -53,6 +55,7 @@ struct PipelineState {
     std::unique_ptr<ModeChangeResult> mode_change;      // mode_change
     std::unique_ptr<RescalingStageResult> rescaling;    // rescaling
     std::unique_ptr<RestartStageResult> restarts;       // restart
+    std::unique_ptr<SimulationResult> simulation;       // simulation
 };
 
 enum class StageOutcome {
@@ -66,6 +69,9 @@ struct Stage {
     bool implemented;
     StageOutcome (*run)(PipelineState&, const RunOptions&);
     void (*dump)(const PipelineState&, std::ostream&);
+    // Not built yet, and no later stage needs its result: the pipeline goes
+    // on without it and says so (PipelineResult::skipped).
+    bool skippable = false;
 };
 
 std::span<const Stage> stages();
@@ -80,6 +86,7 @@ struct PipelineResult {
     std::string last_stage;            // the last stage that ran to completion
     bool stopped_on_input_error = false;
     std::string not_implemented;       // the first unbuilt stage reached, if any
+    std::vector<std::string> skipped;  // unbuilt stages passed over (skippable)
     std::vector<StageTiming> timings;
 };
 
