@@ -12,6 +12,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "common/files.h"
 #include "common/json_output.h"
 #include "common/rules.h"
 #include "common/version.h"
@@ -25,21 +26,6 @@ namespace {
 
 void print_error(const std::string& message) { std::cerr << "modeaudit: error: " << message << "\n"; }
 
-// Writes `text` to `path` through a temporary file and a rename, so that an
-// interrupted run never leaves a truncated output that looks complete.
-bool write_file_atomically(const std::string& path, const std::string& text) {
-    std::string tmp = path + ".tmp";
-    {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        if (!out) return false;
-        out << text;
-        out.flush();
-        if (!out) return false;
-    }
-    std::error_code ec;
-    std::filesystem::rename(tmp, path, ec);
-    return !ec;
-}
 
 // The stage `check` runs to: the static audit ends with verification. Until
 // that stage is built, check runs every built stage before it and says
@@ -289,6 +275,11 @@ Json simulation_to_json(const PipelineState& state, double stop_time) {
     }
     j["segments"] = segments;
     j["messages"] = r.messages;
+    if (state.sensitivity.ran)
+        j["sensitivity"] = {{"rtol", state.sensitivity.rtol},
+                            {"same_events", state.sensitivity.same_events},
+                            {"max_event_shift", state.sensitivity.max_event_shift},
+                            {"max_final_difference", state.sensitivity.max_final_difference}};
     j["diagnostics"] = diagnostics_to_json(state.sink, state.sources);
     return j;
 }

@@ -1,6 +1,8 @@
 #include "pipeline/pipeline.h"
 
+#include <algorithm>
 #include <array>
+#include <cmath>
 
 #include "common/internal_error.h"
 #include "parse/ast_print.h"
@@ -75,8 +77,27 @@ void dump_restart_stage(const PipelineState& s, std::ostream& out) { dump_restar
 
 StageOutcome run_simulation(PipelineState& s, const RunOptions& o) {
     try {
-        s.simulation = std::make_unique<SimulationResult>(simulate(
-            *s.flat, *s.modes, *s.structure, o.simulation, derived_restart(*s.structure, *s.restarts)));
+        RestartFunction restart = derived_restart(*s.structure, *s.restarts);
+        s.simulation = std::make_unique<SimulationResult>(simulate(*s.flat, *s.modes, *s.structure, o.simulation, restart));
+        if (o.sensitivity) {
+            SimulationOptions tight = o.simulation;
+            tight.rtol /= 10;
+            tight.atol /= 10;
+            tight.record_steps = false;
+            SimulationResult t = simulate(*s.flat, *s.modes, *s.structure, tight, restart);
+            auto& sv = s.sensitivity;
+            sv.ran = true;
+            sv.rtol = tight.rtol;
+            const auto& a = s.simulation->events;
+            sv.same_events = a.size() == t.events.size() && t.stopped_because == s.simulation->stopped_because;
+            for (std::size_t k = 0; k < a.size() && k < t.events.size(); ++k) {
+                sv.same_events = sv.same_events && a[k].to == t.events[k].to;
+                sv.max_event_shift = std::max(sv.max_event_shift, std::abs(a[k].time - t.events[k].time));
+            }
+            for (const auto& [name, v] : s.simulation->final_values)
+                if (auto it = t.final_values.find(name); it != t.final_values.end())
+                    sv.max_final_difference = std::max(sv.max_final_difference, std::abs(v - it->second));
+        }
     } catch (const std::invalid_argument& e) {
         auto r = std::make_unique<SimulationResult>();
         r->messages.push_back(e.what());
@@ -90,6 +111,10 @@ void dump_simulation_stage(const PipelineState& s, std::ostream& out) {
     for (const EventRecord& e : r.events)
         out << fmt::format("  event at t = {:.12g}: {} -> {} ({})\n", e.time, e.from_id, e.to_id, e.verdict);
     for (const std::string& m : r.messages) out << "  " << m << "\n";
+    if (s.sensitivity.ran)
+        out << fmt::format("  sensitivity (rtol {:g}): {}, events move by at most {:.3g}, final values by at most {:.3g}\n",
+                           s.sensitivity.rtol, s.sensitivity.same_events ? "same events" : "DIFFERENT events",
+                           s.sensitivity.max_event_shift, s.sensitivity.max_final_difference);
 }
 
 // The stage table, in data-flow order. Unbuilt stages are listed so that the

@@ -40,6 +40,7 @@ struct RunOptions {
     StructureOptions structure;
     ModeChangeOptions mode_change;
     SimulationOptions simulation;
+    bool sensitivity = true;  // repeat the simulation at tolerances ten times tighter
     bool progress = false;  // progress line on stderr (only when it is a terminal)
 };
 
@@ -56,6 +57,15 @@ struct PipelineState {
     std::unique_ptr<RescalingStageResult> rescaling;    // rescaling
     std::unique_ptr<RestartStageResult> restarts;       // restart
     std::unique_ptr<SimulationResult> simulation;       // simulation
+    // The same run at tolerances ten times tighter (seed 000 4.4: a result
+    // that moves with the tolerance is not a reference).
+    struct Sensitivity {
+        bool ran = false;
+        double rtol = 0;                   // of the tighter run
+        bool same_events = false;          // same number of events, same modes
+        double max_event_shift = 0;        // largest |t_tight - t| over the events
+        double max_final_difference = 0;   // largest |v_tight - v| over the final values
+    } sensitivity;
 };
 
 enum class StageOutcome {
