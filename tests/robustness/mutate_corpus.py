@@ -37,7 +37,7 @@ for it in range(N):
     path = os.path.join(work, 'case.mo')
     open(path, 'wb').write(s)
     try:
-        p = subprocess.run([binary, 'check', path, '--dump-after=structure'],
+        p = subprocess.run([binary, 'check', path, '--dump-after=restart'],
                            capture_output=True, timeout=20)
         rc = p.returncode
         if rc not in (0, 1, 2):
