@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <ctime>
 #include <fstream>
@@ -191,6 +192,12 @@ std::string header_section(const ReportInput& in) {
         for (const auto& s : stages) coded.push_back(md::code(s));
         out += fmt::format("- **Stages run:** {}\n", md::join(coded));
     }
+    std::vector<std::string> unchecked = strings_of(c, "not_checked");
+    if (!unchecked.empty()) {
+        std::vector<std::string> coded;
+        for (const auto& s : unchecked) coded.push_back(md::code(s));
+        out += fmt::format("- **Not checked (stage not built yet):** {}\n", md::join(coded));
+    }
     std::string missing = string_of(c, "not_implemented");
     if (!missing.empty())
         out += fmt::format("- **Not built yet:** stage {}; the sections that need it are "
@@ -296,6 +303,8 @@ std::string transitions_section(const Json& check) {
     const Json& trs = array_of(check, "transitions");
     std::string out = "## Transitions\n\n";
     if (trs.empty()) return out + "The model has no transitions.\n\n";
+    std::vector<std::string> not_checked = strings_of(check, "not_checked");
+    const bool verified = std::find(not_checked.begin(), not_checked.end(), "verification") == not_checked.end();
     std::size_t k = 0;
     for (const Json& t : trs) {
         out += fmt::format("### Transition {}: {} to {}\n\n", ++k, md::code(string_of(t, "from")),
@@ -322,7 +331,9 @@ std::string transitions_section(const Json& check) {
             out += "- **Impulse orders:** none (no impulsive variable)\n";
         }
         out += fmt::format("- **Undetermined values:** {}\n", code_list(strings_of(t, "undetermined")));
-        out += fmt::format("- **Conserved quantities:** {}\n", code_list(strings_of(t, "conserved")));
+        out += fmt::format("- **Conserved quantities:** {}\n",
+                           verified ? code_list(strings_of(t, "conserved"))
+                                    : std::string("not checked (the verification stage is not built yet)"));
         if (const Json* st = member(t, "standard_tool"))
             out += fmt::format("- **What a standard Modelica tool does:** {}\n", standard_tool_text(*st));
         std::vector<std::string> restart = strings_of(t, "restart");
