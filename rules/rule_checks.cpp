@@ -47,4 +47,12 @@ void run_restart_checks(const FlatModel& flat, const ModeSet& modes, const Resta
     apply_suppressions(flat, sink, from);
 }
 
+void run_simulation_checks(const FlatModel& flat, const SimulationResult& r, double stop_time, DiagnosticSink& sink) {
+    std::size_t from = sink.size();
+    check_sim_assert_violated(flat, r, sink);
+    check_sim_stopped_early(flat, r, stop_time, sink);
+    check_sim_zeno(flat, r, sink);
+    apply_suppressions(flat, sink, from);
+}
+
 }  // namespace modeaudit

@@ -7,6 +7,7 @@
 #include "flatten/flat_model.h"
 #include "modes/modes.h"
 #include "restart/verdict.h"
+#include "simulation/simulation.h"
 
 namespace modeaudit {
 
@@ -29,12 +30,18 @@ void check_restart_impulsive(const FlatModel& flat, const ModeSet& modes, const 
 void check_restart_not_analysed(const FlatModel& flat, const ModeSet& modes, const RestartStageResult& r,
                                 DiagnosticSink& sink);
 
+// rules/sim/*.cpp
+void check_sim_assert_violated(const FlatModel& flat, const SimulationResult& r, DiagnosticSink& sink);
+void check_sim_stopped_early(const FlatModel& flat, const SimulationResult& r, double stop_time, DiagnosticSink& sink);
+void check_sim_zeno(const FlatModel& flat, const SimulationResult& r, DiagnosticSink& sink);
+
 // Run every check of a stage, in table order, then apply the model's
 // suppressions (annotation(__ModeAudit(suppress = {...}))) to what they found.
 void run_flatten_checks(const FlatModel& flat, DiagnosticSink& sink);
 void run_mode_checks(const FlatModel& flat, const ModeSet& modes, DiagnosticSink& sink);
 void run_restart_checks(const FlatModel& flat, const ModeSet& modes, const RestartStageResult& restarts,
                         DiagnosticSink& sink);
+void run_simulation_checks(const FlatModel& flat, const SimulationResult& r, double stop_time, DiagnosticSink& sink);
 
 // Marks as suppressed the findings from index `from` on that the model's
 // suppressions silence: model-level ones everywhere, equation- and

@@ -103,6 +103,8 @@ StageOutcome run_simulation(PipelineState& s, const RunOptions& o) {
         r->messages.push_back(e.what());
         s.simulation = std::move(r);
     }
+    run_simulation_checks(*s.flat, *s.simulation, o.simulation.stop_time.value_or(s.flat->stop_time.value_or(1.0)),
+                          s.sink);
     return StageOutcome::Ok;
 }
 void dump_simulation_stage(const PipelineState& s, std::ostream& out) {

@@ -6,7 +6,9 @@
 // Corollary 1 (seed 001, Appendix D.2) finds the restart positions
 // determined by the array and the velocities not.
 // status: flawed
-// expect: restart-undetermined at 30:3 "vx, vy have no determining relation"
+// stage: simulation
+// expect: restart-undetermined at 32:3 "vx, vy have no determining relation"
+// expect: sim-stopped-early at 12:1 "stopped at t = 0.1, before the stop time 0.2: undetermined-restart"
 model CupAndBallTimeCommand
   parameter Real L = 1 "rope length";
   parameter Real g = 9.81 "gravity";

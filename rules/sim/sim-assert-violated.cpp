@@ -1,0 +1,25 @@
+// Rule sim-assert-violated: an assert of the active mode (its admissibility
+// condition: rope tension >= 0, diode current >= 0; input-language.md,
+// extension 3) fails somewhere along a simulated segment. The first
+// violation of each assert in each segment is reported at the assert.
+#include <fmt/format.h>
+
+#include "rule_checks.h"
+
+namespace modeaudit {
+
+void check_sim_assert_violated(const FlatModel& flat, const SimulationResult& r, DiagnosticSink& sink) {
+    for (const SegmentRecord& sg : r.segments)
+        for (const AssertRecord& a : sg.asserts) {
+            if (!a.violated || a.assert_index < 0) continue;
+            const FlatAssert& fa = flat.asserts[static_cast<std::size_t>(a.assert_index)];
+            sink.report(rule::sim_assert_violated, fa.range,
+                        fmt::format("assert \"{}\" is violated at t = {:.12g} in mode {} (margin {:.6g})", a.message,
+                                    a.time, sg.mode_id, a.value),
+                        {fmt::format("segment from t = {:.12g} to t = {:.12g}", sg.begin, sg.end),
+                         "the mode is not admissible there: the model needs a transition out of it (a rope that "
+                         "goes slack, a diode that blocks) before this point"});
+        }
+}
+
+}  // namespace modeaudit
