@@ -137,6 +137,12 @@ std::vector<GiNaC::ex> terms_of(const GiNaC::ex& e) {
     return terms;
 }
 
+bool is_constant_multiple(const GiNaC::ex& a, const GiNaC::ex& b) {
+    GiNaC::ex be = b.expand();
+    if (be.is_zero()) return false;
+    return GiNaC::is_a<GiNaC::numeric>(GiNaC::normal(a.expand() / be));
+}
+
 std::optional<GiNaC::numeric> numeric_value(const GiNaC::ex& e) {
     if (GiNaC::is_a<GiNaC::numeric>(e)) return GiNaC::ex_to<GiNaC::numeric>(e);
     // Only a symbol-free expression (sqrt(2), pi, exp(1)) has a value.

@@ -55,4 +55,7 @@ inline constexpr unsigned kExactSubs = GiNaC::subs_options::no_pattern | GiNaC::
 // The terms of an expression: the operands of a sum, or the expression itself.
 std::vector<GiNaC::ex> terms_of(const GiNaC::ex& e);
 
+// Whether a = k*b for a number k (k = 0 included); false when b is zero.
+bool is_constant_multiple(const GiNaC::ex& a, const GiNaC::ex& b);
+
 }  // namespace modeaudit

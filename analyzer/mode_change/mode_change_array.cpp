@@ -125,8 +125,6 @@ void Builder::run(int K) {
     std::vector<bool> common = common_rows(*in_.next, *in_.previous);
     std::vector<std::vector<ex>> head = cascade ? completed_rows(*in_.transient, *in_.transient_structure) : completed;
     std::vector<bool> head_common = cascade ? common_rows(*in_.transient, *in_.previous) : common;
-    // Which array equations are copies of rows common to the previous mode.
-    std::vector<bool> copy_common;
     auto add_copies = [&](const std::vector<std::vector<ex>>& rows, const std::vector<bool>& com, char letter,
                           int k) {
         for (std::size_t f = 0; f < rows.size(); ++f)
@@ -139,8 +137,8 @@ void Builder::run(int K) {
                 eq.order = static_cast<int>(j);
                 eq.instant = k;
                 eq.enabled = k == K || com[f];
+                eq.common = com[f];
                 a_.equations.push_back(eq);
-                copy_common.push_back(com[f]);
             }
     };
     for (int k = 0; k < K; ++k) add_copies(head, head_common, cascade ? 't' : 'e', k);
@@ -174,7 +172,6 @@ void Builder::run(int K) {
         eq.instant = K;
         eq.enabled = true;
         a_.equations.push_back(eq);
-        copy_common.push_back(false);
     }
     // Chain closure with Euler identities: within each (variable, total
     // degree) class, consecutive variables by decreasing order (paper notes
@@ -226,7 +223,7 @@ void Builder::run(int K) {
         grew = false;
         for (std::size_t ei = 0; ei < a_.equations.size(); ++ei) {
             const ArrayEquation& e = a_.equations[ei];
-            bool usable = e.kind == ArrayEquation::Kind::Euler || (e.instant == 0 && ei < copy_common.size() && copy_common[ei]);
+            bool usable = e.kind == ArrayEquation::Kind::Euler || (e.instant == 0 && e.common);
             if (!usable) continue;
             std::vector<ArrayVariable> open;
             for (const ArrayVariable& v : variables_of(e.residual))
@@ -263,8 +260,7 @@ void Builder::run(int K) {
         if (e.kind == ArrayEquation::Kind::Model) {
             for (const ex& g : root_shifts)
                 if ((e.residual - g).expand().is_zero() || (e.residual + g).expand().is_zero()) e.fact = true;
-            std::size_t ei = static_cast<std::size_t>(&e - a_.equations.data());
-            if (e.instant == 0 && ei < copy_common.size() && copy_common[ei]) {
+            if (e.instant == 0 && e.common) {
                 // Held on the previous trajectory when it involves previous-mode data only.
                 bool only_data = true;
                 for (const ArrayVariable& v : variables_of(e.residual))

@@ -58,6 +58,7 @@ struct ArrayEquation {
     int instant = 0;      // Model: k
     bool fact = false;    // removed: a root fact or a definition of previous-mode data
     bool enabled = false;
+    bool common = false;  // Model: a copy of a row common to the previous mode
 };
 
 struct ModeChangeArray {

@@ -56,18 +56,11 @@ EquationComponents equation_components(const FlatModel& flat) {
     return c;
 }
 
-// Position of flat equation `eq` in a mode's (flat-ordered) equations, or -1.
-int position(const Mode& m, int eq) {
-    auto it = std::lower_bound(m.equations.begin(), m.equations.end(), eq,
-                               [](const ModeEquation& a, int b) { return a.equation < b; });
-    return it != m.equations.end() && it->equation == eq ? static_cast<int>(it - m.equations.begin()) : -1;
-}
-
 // Flat equations of `a` that are not in `b` with the same residual (a
 // structural comparison: a false "different" only enlarges the part).
 void differing(const Mode& a, const Mode& b, std::vector<int>& out) {
     for (const ModeEquation& e : a.equations) {
-        int k = position(b, e.equation);
+        int k = equation_position(b, e.equation);
         if (k < 0 || !b.equations[static_cast<std::size_t>(k)].residual.is_equal(e.residual)) out.push_back(e.equation);
     }
 }
@@ -79,7 +72,7 @@ Mode restrict_mode(const FlatModel& flat, const Mode& m, const std::vector<int>&
     out.asserts = m.asserts;
     std::vector<char> used(flat.variables.size(), 0);
     for (int eq : equations) {
-        int k = position(m, eq);
+        int k = equation_position(m, eq);
         if (k < 0) continue;
         out.equations.push_back(m.equations[static_cast<std::size_t>(k)]);
         std::vector<int> vars;
@@ -161,7 +154,7 @@ public:
         }
         st.routes.push_back(route(st, t.to, -1, false, -1));
         if (t.restart_constraints.empty()) return st;
-        int c = contact_mode(modes_, t);
+        int c = t.contact_mode;  // found by the modes stage
         if (c >= 0 && !regular_mode(c)) c = -1;
         int transient_height = -1;
         if (c >= 0) {
@@ -286,20 +279,6 @@ std::string Route::describe(const ModeSet& modes) const {
     if (kind == Kind::Cascade)
         return fmt::format("through the transient mode {} to {}", modes.modes[static_cast<std::size_t>(transient)].id, to);
     return "direct to " + to;
-}
-
-int contact_mode(const ModeSet& modes, const Transition& t) {
-    if (t.trigger != Transition::Trigger::State) return -1;
-    GiNaC::ex g = t.guard.expand();
-    if (g.is_zero()) return -1;
-    for (std::size_t m = 0; m < modes.modes.size(); ++m) {
-        if (static_cast<int>(m) == t.from) continue;
-        for (const ModeEquation& e : modes.modes[m].equations) {
-            GiNaC::ex q = GiNaC::normal(e.residual.expand() / g);
-            if (GiNaC::is_a<GiNaC::numeric>(q) && !q.is_zero()) return static_cast<int>(m);
-        }
-    }
-    return -1;
 }
 
 ArrayInput route_input(const FlatModel& flat, const Route& route, const TransitionStudy& study) {

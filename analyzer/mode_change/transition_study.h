@@ -92,10 +92,6 @@ TransitionStudy study_transition(const FlatModel& flat, const ModeSet& modes, co
 // The array input of `route` (pointers into the route and the study).
 ArrayInput route_input(const FlatModel& flat, const Route& route, const TransitionStudy& study);
 
-// The mode in which the guard's zero set is an equation (other than the
-// transition's source), or -1.
-int contact_mode(const ModeSet& modes, const Transition& t);
-
 void dump_mode_change(const FlatModel& flat, const ModeSet& modes, const ModeChangeResult& r, std::ostream& out);
 
 }  // namespace modeaudit

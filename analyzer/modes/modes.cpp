@@ -372,34 +372,31 @@ bool Explorer::guard_is_equation(const Mode& m, const ex& guard) const {
             if (auto f = equations_with_.find(*it); f != equations_with_.end()) candidates = &f->second;
     if (!candidates) return false;
     for (int eq : *candidates) {
-        auto pos = std::lower_bound(m.equations.begin(), m.equations.end(), eq,
-                                    [](const ModeEquation& a, int b) { return a.equation < b; });
-        if (pos == m.equations.end() || pos->equation != eq) continue;
-        ex r = pos->residual.expand();
-        if (r.nops() != g.nops()) continue;
-        ex q = GiNaC::normal(r / g);
-        if (GiNaC::is_a<GiNaC::numeric>(q) && !q.is_zero()) return true;
+        int pos = equation_position(m, eq);
+        if (pos < 0) continue;
+        ex r = m.equations[static_cast<std::size_t>(pos)].residual.expand();
+        if (!r.is_zero() && is_constant_multiple(r, g)) return true;
     }
     return false;
 }
 
-// A transition with restart constraints whose guard g = 0 is no reachable
-// mode's equation (a rebound that never stays in contact) may still pass
-// through the contact mode during the impact (seed 001, section 9; paper
-// notes 7.2). The mode one Boolean flip away from the source in which
-// g = 0 is an equation is added, marked transient_only.
+// The contact mode of each transition with restart constraints: the mode
+// (other than the source) in which the guard's zero set g = 0 is an
+// equation. A rebound that never stays in contact has no reachable one but
+// may still pass through it during the impact (seed 001, section 9; paper
+// notes 7.2): the mode one Boolean flip away from the source in which
+// g = 0 is an equation is then added, marked transient_only.
 void Explorer::add_contact_modes(ModeSet& set, const std::vector<State>& state_of,
                                  std::map<std::vector<std::int64_t>, int>& mode_index) const {
     const std::size_t n_transitions = set.transitions.size();
     for (std::size_t k = 0; k < n_transitions; ++k) {
-        const Transition& t = set.transitions[k];
+        Transition& t = set.transitions[k];
         if (t.restart_constraints.empty() || t.trigger != Transition::Trigger::State) continue;
         ex g = t.guard.expand();
         if (g.is_zero()) continue;
-        bool found = false;
-        for (std::size_t m = 0; m < set.modes.size() && !found; ++m)
-            found = static_cast<int>(m) != t.from && guard_is_equation(set.modes[m], g);
-        if (found) continue;
+        for (std::size_t m = 0; m < set.modes.size() && t.contact_mode < 0; ++m)
+            if (static_cast<int>(m) != t.from && guard_is_equation(set.modes[m], g)) t.contact_mode = static_cast<int>(m);
+        if (t.contact_mode >= 0) continue;
         for (int v : mode_vars_) {
             if (flat_.variables[static_cast<std::size_t>(v)].type != BaseType::Boolean) continue;
             State s = state_of[static_cast<std::size_t>(t.from)];
@@ -409,7 +406,8 @@ void Explorer::add_contact_modes(ModeSet& set, const std::vector<State>& state_o
             Mode m = build_mode(s, vals);
             if (!guard_is_equation(m, g)) continue;
             m.transient_only = true;
-            mode_index[vals] = static_cast<int>(set.modes.size());
+            t.contact_mode = static_cast<int>(set.modes.size());
+            mode_index[vals] = t.contact_mode;
             set.modes.push_back(std::move(m));
             break;
         }
@@ -675,6 +673,12 @@ void dump_modes(const FlatModel& flat, const ModeSet& modes, std::ostream& out) 
             out << fmt::format("    restart constraint: {} = {}\n", canonical_in(flat, a.lhs), canonical_in(flat, a.rhs));
     }
     if (!modes.complete) out << "(incomplete: the mode limit was reached)\n";
+}
+
+int equation_position(const Mode& mode, int equation) {
+    auto it = std::lower_bound(mode.equations.begin(), mode.equations.end(), equation,
+                               [](const ModeEquation& a, int b) { return a.equation < b; });
+    return it != mode.equations.end() && it->equation == equation ? static_cast<int>(it - mode.equations.begin()) : -1;
 }
 
 }  // namespace modeaudit

@@ -63,6 +63,10 @@ struct Transition {
     int priority = 0;                  // elsewhen order within its chain
     std::vector<WhenAction> resets;            // reinit actions (supplied resets)
     std::vector<WhenAction> restart_constraints;
+    // With restart constraints and a state guard g: the mode (other than
+    // the source) in which g = 0 is an equation, the contact mode an impact
+    // passes through (seed 001, section 9); -1 when there is none.
+    int contact_mode = -1;
     SourceRange range;
 };
 
@@ -83,6 +87,10 @@ struct ModeLimits {
 };
 
 ModeSet enumerate_modes(const FlatModel& flat, DiagnosticSink& sink, const ModeLimits& limits = {});
+
+// Position of flat equation `equation` in the mode's equations (which are
+// in flat order), or -1 when it is not active there.
+int equation_position(const Mode& mode, int equation);
 
 // Canonical dump for `--dump-after=modes`.
 void dump_modes(const FlatModel& flat, const ModeSet& modes, std::ostream& out);

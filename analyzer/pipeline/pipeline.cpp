@@ -69,7 +69,7 @@ void dump_rescaling_stage(const PipelineState& s, std::ostream& out) {
 
 StageOutcome run_restart(PipelineState& s, const RunOptions&) {
     s.restarts = std::make_unique<RestartStageResult>(
-        derive_restarts(*s.flat, *s.modes, *s.structure, *s.mode_change, *s.rescaling));
+        derive_restarts(*s.flat, *s.modes, *s.mode_change, *s.rescaling));
     run_restart_checks(*s.flat, *s.modes, *s.restarts, s.sink);
     return StageOutcome::Ok;
 }

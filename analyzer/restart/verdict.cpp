@@ -74,11 +74,14 @@ GiNaC::ex for_display(const GiNaC::ex& e, const Renamer& rename, std::map<std::s
 }
 
 bool implied_by_guard(const GiNaC::ex& c, const Transition& t) {
-    if (t.trigger != Transition::Trigger::State) return false;
-    GiNaC::ex g = t.guard.expand();
-    if (g.is_zero()) return false;
-    GiNaC::ex q = GiNaC::normal(c.expand() / g);
-    return GiNaC::is_a<GiNaC::numeric>(q);
+    return t.trigger == Transition::Trigger::State && is_constant_multiple(c, t.guard);
+}
+
+// A restart variable of an array by its model name, without the instant
+// ("der(x)@2" -> "vx").
+std::string restart_name(const ModeChangeArray& a, int j, const Renamer& rename) {
+    std::string n = rename(a.symbol(a.variables[static_cast<std::size_t>(j)]).get_name());
+    return n.substr(0, n.rfind('@'));
 }
 
 struct Good {
@@ -121,7 +124,7 @@ public:
         if (auto g = good_solution(flat_, st, direct, rts[0])) {
             fill(out, st, 0, *g);
             out.verdict = out.impulse_orders.empty() ? Verdict::Continuous : Verdict::Impulsive;
-            carried_conditions(out, st, direct, t);
+            carried_conditions(out, direct, t);
             out.explanation = out.verdict == Verdict::Continuous
                                   ? "the states carry over; no variable is impulsive"
                                   : fmt::format("the restart is impulsive at height {}; the carried states would "
@@ -136,7 +139,7 @@ public:
             if (auto g = good_solution(flat_, st, r, rts[k])) {
                 fill(out, st, static_cast<int>(k), *g);
                 out.verdict = Verdict::Impulsive;
-                carried_conditions(out, st, r, t);
+                carried_conditions(out, r, t);
                 out.explanation = fmt::format("the restart constraints are met through the transient mode {}",
                                               modes_.modes[static_cast<std::size_t>(r.transient)].id);
                 return out;
@@ -146,10 +149,10 @@ public:
             out.verdict = Verdict::Unsupported;
             out.route = 0;
             out.route_text = direct.describe(modes_);
-            out.nonlinear = *u;
-            out.nonlinear_range = unsupported_range_;
-            out.explanation = "an impulsive variable would enter a non-polynomial function: " + *u;
-            carried_conditions(out, st, direct, t);
+            out.nonlinear = u->first;
+            out.nonlinear_range = u->second;
+            out.explanation = "an impulsive variable would enter a non-polynomial function: " + u->first;
+            carried_conditions(out, direct, t);
             return out;
         }
         if (!t.restart_constraints.empty()) return inconsistent(st, t, std::move(out), rename);
@@ -189,8 +192,7 @@ private:
         return out;
     }
 
-    void carried_conditions(TransitionRestart& out, const TransitionStudy& st, const Route& route, const Transition& t) {
-        (void)st;
+    void carried_conditions(TransitionRestart& out, const Route& route, const Transition& t) {
         std::vector<std::string> carried;
         Renamer rename(flat_, route.normalized.velocity_of);
         for (const GiNaC::symbol& s : route.normalized.previous_structure.states) carried.push_back(rename(s.get_name()));
@@ -259,7 +261,7 @@ private:
             GiNaC::ex cond = rows[r].back();
             if (cond.is_zero()) continue;
             any = true;
-            if (g.is_zero() || !GiNaC::is_a<GiNaC::numeric>(GiNaC::normal(cond / g))) return false;
+            if (!is_constant_multiple(cond, g)) return false;
         }
         out.verdict = Verdict::Continuous;
         out.route = 0;
@@ -276,7 +278,7 @@ private:
         for (const GiNaC::symbol& z : eliminate)
             out.restart.push_back(fmt::format("{}+ from the consistency conditions of {}", rename(z.get_name()),
                                               modes_.modes[static_cast<std::size_t>(t.to)].id));
-        carried_conditions(out, st, direct, t);
+        carried_conditions(out, direct, t);
         out.conditions.clear();  // implied by the root fact
         out.explanation = any ? "the new mode's consistency conditions on the carried states follow from the event's "
                                 "root fact " + canonical(for_display(g, rename, pool)) + " = 0"
@@ -348,8 +350,11 @@ private:
         return out;
     }
 
-    std::optional<std::string> unsupported(const TransitionStudy& st, const Route& route,
-                                           const std::vector<ArrayRescaling>& rs, const Renamer& rename) {
+    // The first impulsive variable inside a non-polynomial function of a
+    // relaxed (axiom 112 left out) good solution: what and where.
+    std::optional<std::pair<std::string, SourceRange>> unsupported(const TransitionStudy& st, const Route& route,
+                                                                   const std::vector<ArrayRescaling>& rs,
+                                                                   const Renamer& rename) {
         ArrayInput in = route_input(flat_, route, st);
         for (std::size_t h = 0; h < route.arrays.size(); ++h) {
             const auto& r = rs[h].relaxed;
@@ -363,19 +368,22 @@ private:
                     if (r->mu[static_cast<std::size_t>(j)] > 0) {
                         const ArrayEquation& eq = a.equations[static_cast<std::size_t>(ei)];
                         std::string where;
+                        SourceRange range;
                         if (eq.row >= 0) {
                             const Mode& m = eq.instant < a.height && route.normalized.has_transient
                                                 ? route.normalized.transient
                                                 : route.normalized.next;
                             const FlatEquation& fe =
                                 flat_.equations[static_cast<std::size_t>(m.equations[static_cast<std::size_t>(eq.row)].equation)];
-                            unsupported_range_ = fe.range;
+                            range = fe.range;
                             where = fmt::format("{} = {}", canonical(fe.lhs), canonical(fe.rhs));
                         }
                         (void)xj;
-                        return fmt::format("{} is impulsive of order {} inside a non-polynomial function in {}",
-                                           rename(a.symbol(a.variables[static_cast<std::size_t>(j)]).get_name()),
-                                           r->mu[static_cast<std::size_t>(j)], where.empty() ? eq.name : where);
+                        return std::make_pair(
+                            fmt::format("{} is impulsive of order {} inside a non-polynomial function in {}",
+                                        rename(a.symbol(a.variables[static_cast<std::size_t>(j)]).get_name()),
+                                        r->mu[static_cast<std::size_t>(j)], where.empty() ? eq.name : where),
+                            range);
                     }
             }
         }
@@ -448,7 +456,7 @@ private:
             }
         }
         out.continuations.assign(targets.begin(), targets.end());
-        carried_conditions(out, st, direct, t);
+        carried_conditions(out, direct, t);
         out.explanation = fmt::format(
             "the restart constraints contradict the new mode {}{}",
             modes_.modes[static_cast<std::size_t>(t.to)].id,
@@ -480,11 +488,7 @@ private:
             std::vector<int> rows;
             DulmageMendelsohn dm = enabled_dm(a, skip, rows);
             std::set<int> under(dm.under_cols.begin(), dm.under_cols.end());
-            for (int j : rv) {
-                std::string n = rename(a.symbol(a.variables[static_cast<std::size_t>(j)]).get_name());
-                n = n.substr(0, n.rfind('@'));
-                (under.count(j) ? und : det).insert(n);
-            }
+            for (int j : rv) (under.count(j) ? und : det).insert(restart_name(a, j, rename));
             out.height = a.height;
             diagnosed = true;
         }
@@ -493,24 +497,19 @@ private:
             std::vector<int> rows;
             DulmageMendelsohn dm = enabled_dm(a, {}, rows);
             for (int j : dm.under_cols)
-                if (is_restart_variable(in, a, static_cast<std::size_t>(j))) {
-                    std::string n = rename(a.symbol(a.variables[static_cast<std::size_t>(j)]).get_name());
-                    und.insert(n.substr(0, n.rfind('@')));
-                }
+                if (is_restart_variable(in, a, static_cast<std::size_t>(j))) und.insert(restart_name(a, j, rename));
             out.height = a.height;
             out.explanation = a.why_not_matched;
         }
         out.undetermined.assign(und.begin(), und.end());
         out.determined.assign(det.begin(), det.end());
-        carried_conditions(out, st, direct, t);
+        carried_conditions(out, direct, t);
         std::string what = t.trigger == Transition::Trigger::Time
                                ? "the event is triggered by time: it implies no equality on the state"
                                : "no rescaling of the mode-change array is good";
         out.explanation = out.explanation.empty() ? what : what + "; " + out.explanation;
         return out;
     }
-
-    SourceRange unsupported_range_;
 
 private:
     const FlatModel& flat_;
@@ -521,9 +520,8 @@ private:
 
 }  // namespace
 
-RestartStageResult derive_restarts(const FlatModel& flat, const ModeSet& modes, const StructureResult& structure,
-                                   const ModeChangeResult& mc, const RescalingStageResult& rs) {
-    (void)structure;
+RestartStageResult derive_restarts(const FlatModel& flat, const ModeSet& modes, const ModeChangeResult& mc,
+                                   const RescalingStageResult& rs) {
     RestartStageResult out;
     Deriver d(flat, modes, mc, rs);
     // Transitions whose routes have the same content share one derivation

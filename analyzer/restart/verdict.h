@@ -76,8 +76,8 @@ struct RestartStageResult {
     std::vector<TransitionRestart> transitions;  // parallel to ModeSet::transitions
 };
 
-RestartStageResult derive_restarts(const FlatModel& flat, const ModeSet& modes, const StructureResult& structure,
-                                   const ModeChangeResult& mc, const RescalingStageResult& rs);
+RestartStageResult derive_restarts(const FlatModel& flat, const ModeSet& modes, const ModeChangeResult& mc,
+                                   const RescalingStageResult& rs);
 
 void dump_restarts(const FlatModel& flat, const ModeSet& modes, const RestartStageResult& r, std::ostream& out);
 

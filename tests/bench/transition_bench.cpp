@@ -45,7 +45,7 @@ Measure measure_in_child(int n) {
         auto t0 = std::chrono::steady_clock::now();
         ModeChangeResult mc = study_transitions(*s.flat, *s.modes, none);
         RescalingStageResult rs = rescale_transitions(*s.flat, mc);
-        RestartStageResult rr = derive_restarts(*s.flat, *s.modes, none, mc, rs);
+        RestartStageResult rr = derive_restarts(*s.flat, *s.modes, mc, rs);
         auto t1 = std::chrono::steady_clock::now();
         Measure m;
         m.seconds = std::chrono::duration<double>(t1 - t0).count();
