@@ -55,4 +55,14 @@ void run_simulation_checks(const FlatModel& flat, const SimulationResult& r, dou
     apply_suppressions(flat, sink, from);
 }
 
+void run_verification_checks(const FlatModel& flat, const ModeSet& modes, const VerificationResult& v,
+                             VerificationPhase phase, DiagnosticSink& sink) {
+    std::size_t from = sink.size();
+    if (phase == VerificationPhase::Static) check_invariant_rate_violated(flat, modes, v, sink);
+    check_invariant_jump_violated(flat, modes, v, phase, sink);
+    if (phase == VerificationPhase::Events) check_restart_inadmissible(flat, modes, v, sink);
+    check_impact_law_missing(flat, modes, v, phase, sink);
+    apply_suppressions(flat, sink, from);
+}
+
 }  // namespace modeaudit

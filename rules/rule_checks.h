@@ -8,6 +8,7 @@
 #include "modes/modes.h"
 #include "restart/verdict.h"
 #include "simulation/simulation.h"
+#include "verification/verification.h"
 
 namespace modeaudit {
 
@@ -35,6 +36,18 @@ void check_sim_assert_violated(const FlatModel& flat, const SimulationResult& r,
 void check_sim_stopped_early(const FlatModel& flat, const SimulationResult& r, double stop_time, DiagnosticSink& sink);
 void check_sim_zeno(const FlatModel& flat, const SimulationResult& r, DiagnosticSink& sink);
 
+// rules/verify/*.cpp: the static phase runs after the verification stage,
+// the event phase after the simulation (over the simulated events).
+enum class VerificationPhase { Static, Events };
+void check_invariant_rate_violated(const FlatModel& flat, const ModeSet& modes, const VerificationResult& v,
+                                   DiagnosticSink& sink);
+void check_invariant_jump_violated(const FlatModel& flat, const ModeSet& modes, const VerificationResult& v,
+                                   VerificationPhase phase, DiagnosticSink& sink);
+void check_restart_inadmissible(const FlatModel& flat, const ModeSet& modes, const VerificationResult& v,
+                                DiagnosticSink& sink);
+void check_impact_law_missing(const FlatModel& flat, const ModeSet& modes, const VerificationResult& v,
+                              VerificationPhase phase, DiagnosticSink& sink);
+
 // Run every check of a stage, in table order, then apply the model's
 // suppressions (annotation(__ModeAudit(suppress = {...}))) to what they found.
 void run_flatten_checks(const FlatModel& flat, DiagnosticSink& sink);
@@ -42,6 +55,8 @@ void run_mode_checks(const FlatModel& flat, const ModeSet& modes, DiagnosticSink
 void run_restart_checks(const FlatModel& flat, const ModeSet& modes, const RestartStageResult& restarts,
                         DiagnosticSink& sink);
 void run_simulation_checks(const FlatModel& flat, const SimulationResult& r, double stop_time, DiagnosticSink& sink);
+void run_verification_checks(const FlatModel& flat, const ModeSet& modes, const VerificationResult& v,
+                             VerificationPhase phase, DiagnosticSink& sink);
 
 // Marks as suppressed the findings from index `from` on that the model's
 // suppressions silence: model-level ones everywhere, equation- and

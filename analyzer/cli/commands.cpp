@@ -100,9 +100,79 @@ Json modes_to_json(const PipelineState& state) {
             for (const auto& c : ms->consistency) cons.push_back(canonical_in(*state.flat, c.residual));
             jm["consistency"] = cons;
         }
+        if (state.verification) {
+            Json invs = Json::array();
+            for (const RateCheck& r : state.verification->rates) {
+                if (r.mode != static_cast<int>(k)) continue;
+                Json ji = {{"name", r.invariant}, {"rate", r.rate}, {"status", std::string(check_status_name(r.status))}};
+                if (!r.method.empty()) ji["method"] = r.method;
+                if (!r.residual.empty()) ji["residual"] = r.residual;
+                if (r.status == CheckStatus::Violated) ji["value"] = r.value;
+                if (!r.note.empty()) ji["note"] = r.note;
+                invs.push_back(ji);
+            }
+            if (!invs.empty()) jm["invariants"] = invs;
+        }
         modes.push_back(jm);
     }
     return modes;
+}
+
+// A transition's verification: declared jump laws (with the values at the
+// first simulated event through it, when there is one), the discovered
+// conserved quantities, admissibility at that event, the impact law.
+Json transition_verification_json(const VerificationResult& v, std::size_t k) {
+    const TransitionVerification& tv = v.transitions[k];
+    const EventVerification* first = nullptr;
+    for (const EventVerification& e : v.events)
+        if (e.transition == static_cast<int>(k)) {
+            first = &e;
+            break;
+        }
+    Json invs = Json::array();
+    for (const JumpCheck& jc : tv.jumps) {
+        Json ji = {{"name", jc.invariant}, {"kind", jc.kind}, {"status", std::string(check_status_name(jc.status))}};
+        for (const DeclaredInvariant& d : v.invariants)
+            if (d.name == jc.invariant) ji["expression"] = d.quantity_text;
+        if (!jc.jump.empty()) ji["jump_text"] = jc.jump;
+        if (!jc.note.empty()) ji["note"] = jc.note;
+        if (first)
+            for (const EventJump& ej : first->jumps)
+                if (ej.invariant == jc.invariant && ej.status != CheckStatus::NotEvaluated) {
+                    ji["before"] = ej.before;
+                    ji["after"] = ej.after;
+                    ji["jump"] = ej.jump;
+                    ji["event_time"] = first->time;
+                    if (jc.status == CheckStatus::NotEvaluated || ej.status == CheckStatus::Violated)
+                        ji["status"] = std::string(check_status_name(ej.status));
+                }
+        invs.push_back(ji);
+    }
+    Json adm = Json::array();
+    if (first)
+        for (const EventAdmissibility& a : first->admissibility) {
+            Json ja = {{"condition", a.condition}, {"message", a.message}, {"status", std::string(check_status_name(a.status))},
+                       {"event_time", first->time}};
+            if (a.status != CheckStatus::NotEvaluated) ja["value"] = a.value;
+            adm.push_back(ja);
+        }
+    Json out = {{"invariants", invs}, {"discovered", tv.discovered}, {"admissibility", adm}};
+    if (first && !first->alternatives.empty()) out["admissible_instead"] = first->alternatives;
+    if (tv.impact_law.incomplete || (first && first->missing_impact_law)) {
+        Json law = {{"status", "missing"},
+                    {"message", tv.impact_law.incomplete ? tv.impact_law.message : first->missing_note}};
+        if (tv.impact_law.incomplete) law["free_coefficients"] = tv.impact_law.free_coefficients;
+        if (first && !first->ranges.empty()) {
+            const ImpulseRange& r = first->ranges.front();
+            law["impulse"] = r.impulse;
+            law["range"] = {r.low, r.high};
+            law["modes"] = {r.low_mode, r.high_mode};
+            law["event_time"] = first->time;
+        }
+        if (first && !first->range_note.empty()) law["note"] = first->range_note;
+        out["impact_law"] = law;
+    }
+    return out;
 }
 
 Json transitions_to_json(const PipelineState& state) {
@@ -123,7 +193,7 @@ Json transitions_to_json(const PipelineState& state) {
             jt["impulse_orders"] = orders;
             jt["restart"] = r.restart;
             jt["undetermined"] = r.undetermined;
-            jt["conserved"] = r.conserved;
+            jt["conserved"] = state.verification ? state.verification->transitions[k].conserved : r.conserved;
             jt["route"] = r.route_text;
             if (r.height >= 0) jt["height"] = r.height;
             jt["explanation"] = r.explanation;
@@ -134,6 +204,7 @@ Json transitions_to_json(const PipelineState& state) {
             if (!r.nonlinear.empty()) jt["unsupported"] = r.nonlinear;
             jt["standard_tool"] = {{"action", r.standard_tool.action}, {"violates", r.standard_tool.violates}};
         }
+        if (state.verification) jt["verification"] = transition_verification_json(*state.verification, k);
         trs.push_back(jt);
     }
     return trs;
@@ -258,10 +329,32 @@ Json simulation_to_json(const PipelineState& state, double stop_time) {
     j["stopped_because"] = std::string(stop_reason_name(r.stopped_because));
     if (r.zeno_time) j["zeno_time"] = *r.zeno_time;
     Json events = Json::array();
-    for (const EventRecord& e : r.events)
-        events.push_back({{"time", e.time}, {"from", e.from_id}, {"to", e.to_id}, {"verdict", e.verdict},
-                          {"before", values_to_json(e.before)}, {"after", values_to_json(e.after)},
-                          {"message", e.message}});
+    for (std::size_t k = 0; k < r.events.size(); ++k) {
+        const EventRecord& e = r.events[k];
+        Json je = {{"time", e.time}, {"from", e.from_id}, {"to", e.to_id}, {"verdict", e.verdict},
+                   {"before", values_to_json(e.before)}, {"after", values_to_json(e.after)},
+                   {"message", e.message}};
+        if (state.verification)
+            for (const EventVerification& ev : state.verification->events) {
+                if (ev.event != k) continue;
+                Json invs = Json::array(), adm = Json::array(), ranges = Json::array();
+                for (const EventJump& jj : ev.jumps)
+                    invs.push_back({{"name", jj.invariant}, {"kind", jj.kind}, {"before", jj.before}, {"after", jj.after},
+                                    {"jump", jj.jump}, {"status", std::string(check_status_name(jj.status))}});
+                for (const EventAdmissibility& a : ev.admissibility)
+                    adm.push_back({{"condition", a.condition}, {"value", a.value},
+                                   {"status", std::string(check_status_name(a.status))}});
+                for (const ImpulseRange& ir : ev.ranges)
+                    ranges.push_back({{"impulse", ir.impulse}, {"low", ir.low}, {"high", ir.high},
+                                      {"low_mode", ir.low_mode}, {"high_mode", ir.high_mode}});
+                Json jv = {{"invariants", invs}, {"admissibility", adm}};
+                if (!ev.alternatives.empty()) jv["admissible_instead"] = ev.alternatives;
+                if (!ranges.empty()) jv["impulse_ranges"] = ranges;
+                if (ev.missing_impact_law) jv["missing_impact_law"] = ev.missing_note;
+                je["verification"] = jv;
+            }
+        events.push_back(je);
+    }
     j["events"] = events;
     j["final"] = values_to_json(r.final_values);
     j["final_mode"] = r.final_mode;
@@ -317,6 +410,11 @@ std::string simulation_text(const PipelineState& state) {
     const Stage* st = find_stage("simulation");
     st->dump(state, out);
     for (const auto& [name, v] : state.simulation->final_values) out << fmt::format("  final {} = {:.12g}\n", name, v);
+    if (state.verification && !state.verification->events.empty()) {
+        VerificationResult events_only;
+        events_only.events = state.verification->events;
+        dump_verification(*state.flat, *state.modes, events_only, out);
+    }
     return out.str();
 }
 

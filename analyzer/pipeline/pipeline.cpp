@@ -75,6 +75,15 @@ StageOutcome run_restart(PipelineState& s, const RunOptions&) {
 }
 void dump_restart_stage(const PipelineState& s, std::ostream& out) { dump_restarts(*s.flat, *s.modes, *s.restarts, out); }
 
+StageOutcome run_verification(PipelineState& s, const RunOptions&) {
+    s.verification = std::make_unique<VerificationResult>(verify_model(*s.flat, *s.modes, *s.structure, *s.restarts));
+    run_verification_checks(*s.flat, *s.modes, *s.verification, VerificationPhase::Static, s.sink);
+    return StageOutcome::Ok;
+}
+void dump_verification_stage(const PipelineState& s, std::ostream& out) {
+    dump_verification(*s.flat, *s.modes, *s.verification, out);
+}
+
 StageOutcome run_simulation(PipelineState& s, const RunOptions& o) {
     try {
         RestartFunction restart = derived_restart(*s.structure, *s.restarts);
@@ -105,6 +114,11 @@ StageOutcome run_simulation(PipelineState& s, const RunOptions& o) {
     }
     run_simulation_checks(*s.flat, *s.simulation, o.simulation.stop_time.value_or(s.flat->stop_time.value_or(1.0)),
                           s.sink);
+    // The verification's event part: every simulated event at its left limits.
+    if (s.verification) {
+        verify_events(*s.flat, *s.modes, *s.structure, *s.restarts, *s.simulation, *s.verification);
+        run_verification_checks(*s.flat, *s.modes, *s.verification, VerificationPhase::Events, s.sink);
+    }
     return StageOutcome::Ok;
 }
 void dump_simulation_stage(const PipelineState& s, std::ostream& out) {
@@ -133,7 +147,8 @@ constexpr std::array kStages{
           dump_mode_change_stage},
     Stage{"rescaling", "rescaling offsets with Z3", true, run_rescaling, dump_rescaling_stage},
     Stage{"restart", "hot restart of every transition", true, run_restart, dump_restart_stage},
-    Stage{"verification", "conservation laws, admissibility, impact laws", false, nullptr, nullptr, true},
+    Stage{"verification", "conservation laws, admissibility, impact laws", true, run_verification,
+          dump_verification_stage},
     Stage{"simulation", "reference simulation with guaranteed event location", true, run_simulation,
           dump_simulation_stage},
     Stage{"report", "Markdown/PDF review report", false, nullptr, nullptr},

@@ -30,6 +30,7 @@
 #include "restart/verdict.h"
 #include "simulation/simulation.h"
 #include "structure/structure.h"
+#include "verification/verification.h"
 
 namespace modeaudit {
 
@@ -56,6 +57,7 @@ struct PipelineState {
     std::unique_ptr<ModeChangeResult> mode_change;      // mode_change
     std::unique_ptr<RescalingStageResult> rescaling;    // rescaling
     std::unique_ptr<RestartStageResult> restarts;       // restart
+    std::unique_ptr<VerificationResult> verification;   // verification (its event part after simulation)
     std::unique_ptr<SimulationResult> simulation;       // simulation
     // The same run at tolerances ten times tighter (seed 000 4.4: a result
     // that moves with the tolerance is not a reference).

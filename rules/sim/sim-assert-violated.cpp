@@ -1,7 +1,8 @@
 // Rule sim-assert-violated: an assert of the active mode (its admissibility
 // condition: rope tension >= 0, diode current >= 0; input-language.md,
 // extension 3) fails somewhere along a simulated segment. The first
-// violation of each assert in each segment is reported at the assert.
+// violation of each assert in each segment is reported at the assert; one
+// at the restart that opens a segment is verify-inadmissible-restart's finding.
 #include <fmt/format.h>
 
 #include "rule_checks.h"
@@ -9,9 +10,12 @@
 namespace modeaudit {
 
 void check_sim_assert_violated(const FlatModel& flat, const SimulationResult& r, DiagnosticSink& sink) {
-    for (const SegmentRecord& sg : r.segments)
+    for (std::size_t k = 0; k < r.segments.size(); ++k) {
+        const SegmentRecord& sg = r.segments[k];
         for (const AssertRecord& a : sg.asserts) {
             if (!a.violated || a.assert_index < 0) continue;
+            // Violated at the restart that opens the segment: verify-inadmissible-restart says so.
+            if (k > 0 && a.time <= sg.begin) continue;
             const FlatAssert& fa = flat.asserts[static_cast<std::size_t>(a.assert_index)];
             sink.report(rule::sim_assert_violated, fa.range,
                         fmt::format("assert \"{}\" is violated at t = {:.12g} in mode {} (margin {:.6g})", a.message,
@@ -20,6 +24,7 @@ void check_sim_assert_violated(const FlatModel& flat, const SimulationResult& r,
                          "the mode is not admissible there: the model needs a transition out of it (a rope that "
                          "goes slack, a diode that blocks) before this point"});
         }
+    }
 }
 
 }  // namespace modeaudit
