@@ -324,7 +324,8 @@ TEST(ReportFiles, FooterHoldsTimestampAndVersionUnlessReproducible) {
     o.tool_version = "9.9.9";
     o.command_line = "modeaudit report m.mo";
     std::string md = render_markdown(cup_and_ball(false), o, nullptr, "");
-    EXPECT_NE(md.find("\n---\n\n*Footer, differs between runs (`--reproducible` leaves it out):* generated "
+    EXPECT_NE(md.find("\n---\n\n*Provenance:* report by modeaudit 9.9.9; input `corpus/good/cup_and_ball.mo`.\n\n"
+                      "*Footer, differs between runs (`--reproducible` leaves it out):* generated "
                       "2030-01-02T03:04:05Z by modeaudit 9.9.9; command `modeaudit report m.mo`.\n"),
               std::string::npos)
         << md;
