@@ -174,7 +174,10 @@ void add_transition_array(Json& jt, const PipelineState& state, std::size_t k) {
         const char* kind = e.kind == ArrayEquation::Kind::Euler ? "euler" : e.row < 0 ? "restart-constraint" : "model";
         rows.push_back({{"equation", e.name}, {"kind", kind}, {"instant", e.instant},
                         {"status", e.fact ? "fact" : e.enabled ? "enabled" : "disabled"},
-                        {"residual", canonical_in(*state.flat, e.residual)}});
+                        // Expanded: the array's symbols are made by worker threads, so GiNaC's
+                        // internal order (and the sign it factors out of a sum) differs between
+                        // runs; a sum of monomials prints the same every time.
+                        {"residual", canonical_in(*state.flat, GiNaC::expand(e.residual))}});
     }
     ja["rows"] = rows;
     Json matching = Json::array();

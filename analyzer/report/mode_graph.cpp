@@ -60,7 +60,9 @@ std::optional<std::string> mode_graph_dot(const Json& check, std::string& why) {
     }
     std::map<std::string, std::size_t> node;  // mode id -> index (the first, if ids repeat)
     std::string out = "digraph modes {\n";
-    out += "  graph [rankdir=LR, nodesep=0.5, ranksep=1.0, fontname=\"DejaVu Sans\", charset=\"UTF-8\"];\n";
+    // Left to right for a few modes; top to bottom keeps a larger graph narrow enough to read.
+    out += fmt::format("  graph [rankdir={}, nodesep=0.5, ranksep=0.8, fontname=\"DejaVu Sans\", charset=\"UTF-8\"];\n",
+                       modes->size() <= 3 ? "LR" : "TB");
     out += "  node [shape=box, style=rounded, fontname=\"DejaVu Sans\", fontsize=12];\n";
     out += "  edge [fontname=\"DejaVu Sans\", fontsize=10];\n";
     for (std::size_t i = 0; i < modes->size(); ++i) {

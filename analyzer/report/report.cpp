@@ -246,7 +246,7 @@ std::string summary_section(const ReportInput& in, const Counts& counts, const M
                         md::cell_code(string_of(t, "to")), md::text(member_text(t, "trigger")),
                         md::text(member_text(t, "verdict", "not analysed"))});
     if (!rows.empty())
-        out += md::table({"#", "From", "To", "Trigger", "Verdict"}, rows) + "\n";
+        out += md::table({"#", "From", "To", "Trigger", "Verdict"}, rows, {3, 30, 30, 8, 12}) + "\n";
     if (graph) out += graph_text(*graph);
 
     rows.clear();
@@ -295,7 +295,7 @@ std::string equations_table(const Json& m) {
                         md::text(member_text(e, "line", "")), md::text(string_of(e, "origin"))});
     }
     return "Active equations (each residual = 0, with the source line it comes from):\n\n" +
-           md::table({"Row", "Equation", "Line", "From"}, rows) + "\n";
+           md::table({"Row", "Equation", "Line", "From"}, rows, {5, 60, 5, 16}) + "\n";
 }
 
 std::string signature_table(const Json& m) {
@@ -396,7 +396,7 @@ std::string mode_invariants(const Json& m) {
         rows.push_back({md::cell_code(string_of(i, "name")), md::cell_code(member_text(i, "rate")),
                         md::text(member_text(i, "status")), md::cell_code(member_text(i, "residual", ""))});
     return "Declared quantities in this mode (verification stage):\n\n" +
-           md::table({"Quantity", "Rate d/dt", "Status", "Residual"}, rows) + "\n";
+           md::table({"Quantity", "Rate d/dt", "Status", "Residual"}, rows, {10, 30, 8, 30}) + "\n";
 }
 
 // ---- per transition: array, matching, restart at the left limits, verification ------
@@ -435,7 +435,7 @@ std::string array_section(const Json& t) {
                         md::text(st), residual.empty() ? "" : math_cell(residual + " = 0"),
                         it == matched.end() ? "" : md::cell_code(it->second)});
     }
-    out += md::table({"Row", "Kind", "Instant", "Status", "Equation", "Matched to"}, rows) + "\n";
+    out += md::table({"Row", "Kind", "Instant", "Status", "Equation", "Matched to"}, rows, {16, 6, 4, 7, 44, 14}) + "\n";
     out += fmt::format("{} enabled, {} disabled, {}.", plural(enabled, "row", "rows"), disabled,
                        plural(facts, "fact", "facts"));
     if (rows_in.size() > rows.size())
@@ -488,7 +488,7 @@ std::string verification_section(const Json& t, bool verified) {
                             md::text(member_text(i, "kind")), md::text(member_text(i, "status")),
                             md::text(member_text(i, "before", "")), md::text(member_text(i, "after", "")),
                             md::text(member_text(i, "jump", ""))});
-        out += md::table({"Quantity", "Expression", "Kind", "Status", "Before", "After", "Jump"}, rows) + "\n";
+        out += md::table({"Quantity", "Expression", "Kind", "Status", "Before", "After", "Jump"}, rows, {8, 24, 10, 10, 10, 10, 10}) + "\n";
     } else {
         out += "No declared or discovered quantity to check.\n\n";
     }
@@ -628,7 +628,7 @@ std::string values_table(const Json& before, const Json& after) {
         rows.push_back({md::cell_code(n), b ? md::text(value_text(*b)) : "n/a",
                         a ? md::text(value_text(*a)) : "n/a", changed ? "changes" : ""});
     }
-    return md::table({"Variable", "Before (left limit)", "After the restart", "Change"}, rows);
+    return md::table({"Variable", "Before (left limit)", "After the restart", "Change"}, rows, {14, 20, 20, 8});
 }
 
 std::string plots_text(const PlotPlan* plots, const std::string& problem) {
@@ -678,7 +678,7 @@ std::string simulation_section(const ReportInput& in, const PlotPlan* plots,
             rows.push_back({std::to_string(++k), md::text(member_text(e, "time")),
                             md::cell_code(string_of(e, "from")), md::cell_code(string_of(e, "to")),
                             md::text(member_text(e, "verdict"))});
-        out += md::table({"#", "Time", "From", "To", "Verdict"}, rows) + "\n";
+        out += md::table({"#", "Time", "From", "To", "Verdict"}, rows, {3, 16, 28, 28, 12}) + "\n";
         k = 0;
         for (const Json& e : events) {
             out += fmt::format("#### Event {} at t = {}: {} to {}\n\n", ++k,

@@ -148,7 +148,7 @@ TEST(ReportLatex, UntrustedTextCannotEscapeTheMath) {
 
 TEST(ReportDetail, ModeShowsEquationsWithLinesSignatureOffsetsAndRegularity) {
     std::string md = markdown_of(detailed());
-    EXPECT_NE(md.find("| Row | Equation | Line | From |\n|---|---|---|---|\n"
+    EXPECT_NE(md.find("| Row | Equation | Line | From |\n|-----|------------------------------------------------------------|-----|----------------|\n"
                       "| e1 | $\\dot{x} - \\mathit{vx} = 0$ | 21 | equation |\n"),
               std::string::npos)
         << md;
@@ -194,7 +194,7 @@ TEST(ReportDetail, ModeInvariantsOfTheVerificationStageAreShown) {
         {Json{{"name", "E"}, {"rate", "0"}, {"status", "holds"}, {"residual", "0"}},
          Json{{"name", "p|q"}, {"rate", "-x*vx"}, {"status", "violated"}, {"residual", "x*vx"}}});
     std::string md = markdown_of(in);
-    EXPECT_NE(md.find("| Quantity | Rate d/dt | Status | Residual |\n|---|---|---|---|\n| `E` | `0` | holds | `0` |\n"
+    EXPECT_NE(md.find("| Quantity | Rate d/dt | Status | Residual |\n|----------|------------------------------|--------|------------------------------|\n| `E` | `0` | holds | `0` |\n"
                       "| p\\|q | `-x*vx` | violated | `x*vx` |\n"),
               std::string::npos)
         << md;
@@ -258,7 +258,7 @@ TEST(ReportDetail, VerificationVerdictsAreRenderedWhenPresent) {
         {"impact_law", {{"status", "holds"}, {"message", "restitution within range"}, {"range", {0, 1}}}}};
     std::string md = markdown_of(in);
     EXPECT_NE(md.find("#### Conservation and admissibility\n\n| Quantity | Expression | Kind | Status | Before | After "
-                      "| Jump |\n|---|---|---|---|---|---|---|\n| `L` | `x*vy - y*vx` | conserved | holds | 1 | 1 | 0 |\n"),
+                      "| Jump |\n|--------|------------------------|----------|----------|----------|----------|----------|\n| `L` | `x*vy - y*vx` | conserved | holds | 1 | 1 | 0 |\n"),
               std::string::npos)
         << md;
     EXPECT_NE(md.find("| `E` | `(vx^2 + vy^2)/2 + g*y` | nonincreasing | holds | -5.348 | -7.348 | -2 |\n"),
