@@ -213,7 +213,7 @@ std::string header_section(const ReportInput& in) {
 std::string graph_text(const ModeGraphPicture& g) {
     if (!g.image.empty())
         return fmt::format("![Mode graph: modes as boxes (the initial one with a double border), transitions as "
-                           "arrows labelled with their number, verdict and guard]({})\n\n"
+                           "arrows labelled with their number, verdict and guard]({}){{width=100% height=9cm}}\n\n"
                            "The mode graph is drawn by Graphviz from {}; run {} in this folder to draw it again.\n\n",
                            g.image, md::code(g.source), md::code("dot -Tpng -Gdpi=300 -o " + g.image + " " + g.source));
     if (g.problem.empty()) return "";
@@ -678,7 +678,7 @@ std::string simulation_section(const ReportInput& in, const PlotPlan* plots,
             rows.push_back({std::to_string(++k), md::text(member_text(e, "time")),
                             md::cell_code(string_of(e, "from")), md::cell_code(string_of(e, "to")),
                             md::text(member_text(e, "verdict"))});
-        out += md::table({"#", "Time", "From", "To", "Verdict"}, rows, {3, 16, 28, 28, 12}) + "\n";
+        out += md::table({"#", "Time", "From", "To", "Verdict"}, rows, {3, 22, 26, 26, 12}) + "\n";
         k = 0;
         for (const Json& e : events) {
             out += fmt::format("#### Event {} at t = {}: {} to {}\n\n", ++k,

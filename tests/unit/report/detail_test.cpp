@@ -318,7 +318,7 @@ TEST(ReportModeGraph, SummaryShowsThePictureOrWhyNot) {
     ModeGraphPicture g{"CupAndBall_modes.png", "CupAndBall_modes.dot", ""};
     std::string md = markdown_of(detailed(), &g);
     EXPECT_NE(md.find("![Mode graph: modes as boxes"), std::string::npos) << md;
-    EXPECT_NE(md.find("](CupAndBall_modes.png)\n"), std::string::npos);
+    EXPECT_NE(md.find("](CupAndBall_modes.png){width=100% height=9cm}\n"), std::string::npos);  // fits the page
     EXPECT_LT(md.find("](CupAndBall_modes.png)"), md.find("## Modes"));
     ModeGraphPicture missing{"", "CupAndBall_modes.dot", "Graphviz dot could not be started"};
     EXPECT_NE(markdown_of(detailed(), &missing).find("No mode graph picture: Graphviz dot could not be started.\n"),

@@ -206,7 +206,7 @@ TEST(ReportMarkdown, SimulationHasEventTableBeforeAfterValuesAndFinalValues) {
     EXPECT_NE(md.find("Simulated up to t = 0.2 (stop time 0.2); it stopped because the stop time was "
                       "reached (`stop-time`).\n"),
               std::string::npos);
-    EXPECT_NE(md.find("| # | Time | From | To | Verdict |\n|---|----------------|----------------------------|----------------------------|------------|\n"
+    EXPECT_NE(md.find("| # | Time | From | To | Verdict |\n|---|----------------------|--------------------------|--------------------------|------------|\n"
                       "| 1 | 0.1 | `taut=false` | `taut=true` | impulsive |\n"),
               std::string::npos);
     EXPECT_NE(md.find("| `x` | 0.6 | 0.6 |   |\n| `y` | -0.8 | -0.8 |   |\n"
