@@ -6,6 +6,7 @@
 #include <z3.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -19,6 +20,7 @@
 #include "pipeline/pipeline.h"
 #include "regress/runner.h"
 #include "report/report.h"
+#include "report/sha256.h"
 
 namespace modeaudit::cli {
 
@@ -78,6 +80,127 @@ std::string render_text_diagnostics(const PipelineState& state) {
     return out;
 }
 
+// ---- detail for the review report (extra fields; the contract allows them) ----
+
+// The signature matrix of a mode larger than this (rows x columns) is given
+// as its entries instead of as a dense matrix.
+constexpr std::size_t kDenseSignatureLimit = 10000;
+
+// A mode's active equations with their source lines, the signature matrix
+// with the Sigma-method's offsets, the certificate and the regularity check
+// (structure.h).
+void add_mode_detail(Json& jm, const FlatModel& flat, const Mode& m, const ModeStructure* ms) {
+    Json eqs = Json::array();
+    for (std::size_t i = 0; i < m.equations.size(); ++i) {
+        const FlatEquation& fe = flat.equations[static_cast<std::size_t>(m.equations[i].equation)];
+        Json je = {{"name", fmt::format("e{}", i + 1)}, {"residual", canonical_in(flat, m.equations[i].residual)}};
+        je["line"] = fe.range.valid() ? Json(fe.range.begin.line) : Json(nullptr);
+        je["origin"] = fe.origin;
+        eqs.push_back(je);
+    }
+    jm["equations_text"] = eqs;
+    if (!ms) return;
+    const SignatureMatrix& sg = ms->signature;
+    Json sig;
+    Json rows = Json::array(), cols = Json::array();
+    for (int i = 0; i < sg.rows; ++i) rows.push_back(fmt::format("e{}", sg.row_equation[static_cast<std::size_t>(i)] + 1));
+    for (int j = 0; j < sg.cols; ++j) cols.push_back(flat.variables[static_cast<std::size_t>(sg.col_variable[static_cast<std::size_t>(j)])].name);
+    sig["equations"] = rows;
+    sig["variables"] = cols;
+    if (static_cast<std::size_t>(sg.rows) * static_cast<std::size_t>(sg.cols) <= kDenseSignatureLimit) {
+        Json matrix = Json::array();
+        for (int i = 0; i < sg.rows; ++i) {
+            Json row = Json::array();
+            for (int j = 0; j < sg.cols; ++j) {
+                int v = sg.sigma(i, j);
+                row.push_back(v == SignatureMatrix::kNoEntry ? Json(nullptr) : Json(v));
+            }
+            matrix.push_back(row);
+        }
+        sig["matrix"] = matrix;  // null: no entry (-infinity)
+    } else {
+        Json entries = Json::array();
+        for (int i = 0; i < sg.rows; ++i)
+            for (const SignatureEntry& e : sg.entries[static_cast<std::size_t>(i)]) entries.push_back({i, e.col, e.sigma});
+        sig["entries"] = entries;  // [row, column, sigma], 0-based; absent pairs are -infinity
+    }
+    if (ms->sigma.well_posed) {
+        sig["c"] = ms->sigma.c;
+        sig["d"] = ms->sigma.d;
+        sig["transversal"] = ms->sigma.transversal;  // per row: the column of the highest-value transversal
+        sig["value"] = ms->sigma.value;
+        sig["certificate"] = ms->certificate_failure ? *ms->certificate_failure : std::string("holds");
+    }
+    jm["signature"] = sig;
+    const Regularity& r = ms->regularity;
+    Json reg = {{"checked", r.checked}};
+    if (r.checked) {
+        reg["rank"] = r.rank;
+        reg["size"] = r.size;
+        reg["exact"] = r.exact;
+        reg["constant"] = r.constant;
+        reg["condition"] = std::isinf(r.condition) ? Json(nullptr) : Json(r.condition);  // null: singular
+        reg["point_consistent"] = r.point_consistent;
+        if (!r.dependencies.empty()) reg["dependencies"] = r.dependencies;
+    }
+    if (!r.point_note.empty()) reg["note"] = r.point_note;
+    jm["regularity"] = reg;
+}
+
+// The mode-change array the restart of transition k comes from (the route
+// and height of TransitionRestart), its matching and the offsets of the
+// rescaling stage; nothing when the restart stage used none.
+void add_transition_array(Json& jt, const PipelineState& state, std::size_t k) {
+    if (!state.mode_change || !state.restarts || k >= state.mode_change->transitions.size()) return;
+    const TransitionRestart& r = state.restarts->transitions[k];
+    const TransitionStudy& st = state.mode_change->transitions[k];
+    if (r.route < 0 || r.height < 0 || static_cast<std::size_t>(r.route) >= st.routes.size()) return;
+    const Route& route = st.routes[static_cast<std::size_t>(r.route)];
+    int at = r.height - route.first_height;
+    if (at < 0 || static_cast<std::size_t>(at) >= route.arrays.size()) return;
+    const ModeChangeArray& a = route.arrays[static_cast<std::size_t>(at)];
+    // The array the restart system comes from (Procedure 1), or the one a
+    // verdict without a restart is diagnosed on; a continuous verdict shown
+    // from the consistency conditions alone used none.
+    const bool diagnosis = r.verdict == Verdict::Undetermined || r.verdict == Verdict::Inconsistent ||
+                           r.verdict == Verdict::Unsupported;
+    if (!r.system && !diagnosis) return;
+    Json ja;
+    ja["role"] = r.system ? "restart" : "diagnosis";
+    ja["route"] = route.describe(*state.modes);
+    ja["height"] = a.height;
+    Json rows = Json::array();
+    for (const ArrayEquation& e : a.equations) {
+        const char* kind = e.kind == ArrayEquation::Kind::Euler ? "euler" : e.row < 0 ? "restart-constraint" : "model";
+        rows.push_back({{"equation", e.name}, {"kind", kind}, {"instant", e.instant},
+                        {"status", e.fact ? "fact" : e.enabled ? "enabled" : "disabled"},
+                        // Expanded: the array's symbols are made by worker threads, so GiNaC's
+                        // internal order (and the sign it factors out of a sum) differs between
+                        // runs; a sum of monomials prints the same every time.
+                        {"residual", canonical_in(*state.flat, GiNaC::expand(e.residual))}});
+    }
+    ja["rows"] = rows;
+    Json matching = Json::array();
+    for (const auto& [eq, var] : a.matching)
+        matching.push_back({a.equations[static_cast<std::size_t>(eq)].name,
+                            a.symbol(a.variables[static_cast<std::size_t>(var)]).get_name()});
+    ja["matched"] = a.matched;
+    ja["matching"] = matching;
+    if (!a.matched && !a.why_not_matched.empty()) ja["why_not_matched"] = a.why_not_matched;
+    if (state.rescaling && k < state.rescaling->arrays.size() &&
+        static_cast<std::size_t>(r.route) < state.rescaling->arrays[k].size() &&
+        static_cast<std::size_t>(at) < state.rescaling->arrays[k][static_cast<std::size_t>(r.route)].size()) {
+        const ArrayRescaling& ar = state.rescaling->arrays[k][static_cast<std::size_t>(r.route)][static_cast<std::size_t>(at)];
+        if (ar.result && ar.result->solved) {
+            Json offsets = Json::object();  // impulsive array variables only (mu > 0)
+            for (std::size_t j = 0; j < ar.result->mu.size() && j < a.variables.size(); ++j)
+                if (ar.result->mu[j] > 0) offsets[a.symbol(a.variables[j]).get_name()] = ar.result->mu[j];
+            ja["offsets"] = offsets;
+        }
+    }
+    jt["array"] = ja;
+}
+
 Json modes_to_json(const PipelineState& state) {
     Json modes = Json::array();
     if (!state.modes) return modes;
@@ -100,6 +223,7 @@ Json modes_to_json(const PipelineState& state) {
             for (const auto& c : ms->consistency) cons.push_back(canonical_in(*state.flat, c.residual));
             jm["consistency"] = cons;
         }
+        add_mode_detail(jm, *state.flat, m, ms);
         if (state.verification) {
             Json invs = Json::array();
             for (const RateCheck& r : state.verification->rates) {
@@ -145,6 +269,20 @@ Json transition_verification_json(const VerificationResult& v, std::size_t k) {
                     ji["event_time"] = first->time;
                     if (jc.status == CheckStatus::NotEvaluated || ej.status == CheckStatus::Violated)
                         ji["status"] = std::string(check_status_name(ej.status));
+                }
+        invs.push_back(ji);
+    }
+    for (const std::string& d : tv.discovered) {
+        Json ji = {{"name", d}, {"expression", d}, {"kind", "conserved (discovered)"}, {"status", "holds"},
+                   {"note", "preserved by the restart system: the impulses do not change it"}};
+        if (first)
+            for (const EventJump& ej : first->jumps)
+                if (ej.invariant == d && ej.status != CheckStatus::NotEvaluated) {
+                    ji["before"] = ej.before;
+                    ji["after"] = ej.after;
+                    ji["jump"] = ej.jump;
+                    ji["event_time"] = first->time;
+                    ji["status"] = std::string(check_status_name(ej.status));
                 }
         invs.push_back(ji);
     }
@@ -203,6 +341,7 @@ Json transitions_to_json(const PipelineState& state) {
             if (!r.continuations.empty()) jt["admissible_continuations"] = r.continuations;
             if (!r.nonlinear.empty()) jt["unsupported"] = r.nonlinear;
             jt["standard_tool"] = {{"action", r.standard_tool.action}, {"violates", r.standard_tool.violates}};
+            add_transition_array(jt, state, k);
         }
         if (state.verification) jt["verification"] = transition_verification_json(*state.verification, k);
         trs.push_back(jt);
@@ -214,6 +353,7 @@ std::string render_json(const PipelineState& state, const PipelineResult& result
     Json j;
     j["tool"] = {{"name", "modeaudit"}, {"version", MODEAUDIT_VERSION}};
     j["model"] = state.flat ? Json(state.flat->name) : Json(nullptr);
+    if (state.flat && !state.flat->description.empty()) j["description"] = state.flat->description;
     j["modes"] = modes_to_json(state);
     j["transitions"] = transitions_to_json(state);
     j["diagnostics"] = diagnostics_to_json(state.sink, state.sources);
@@ -471,6 +611,7 @@ int run_report(const ReportArgs& args) {
     ReportInput input;
     input.check = Json::parse(render_json(state, result));
     input.model_file = args.model_file;
+    input.model_sha256 = sha256_hex(state.sources.contents(state.file));
     if (state.simulation) {
         input.simulation = simulation_to_json(state, state.flat->stop_time.value_or(1.0));
         input.trajectories_csv = trajectories_csv(*state.simulation);
@@ -482,6 +623,8 @@ int run_report(const ReportArgs& args) {
     report.output_dir = args.output_dir;
     report.pdf = !args.no_pdf;
     report.reproducible = args.reproducible;
+    report.command_line = args.command_line;
+    report.library_versions = library_versions_text();
     int written = write_report(input, report, std::cerr);
     bool complete = result.not_implemented.empty();
     if (!complete && !result.stopped_on_input_error) report_not_implemented(result, "report");
@@ -537,10 +680,11 @@ int run_explain(const std::string& rule_id) {
     return kClean;
 }
 
-std::string version_text() {
-    return fmt::format("modeaudit {}\nGiNaC {}.{}.{}, Z3 {}, SUNDIALS {}\n", MODEAUDIT_VERSION,
-                       GINACLIB_MAJOR_VERSION, GINACLIB_MINOR_VERSION, GINACLIB_MICRO_VERSION,
-                       Z3_get_full_version(), SUNDIALS_VERSION);
+std::string library_versions_text() {
+    return fmt::format("GiNaC {}.{}.{}, Z3 {}, SUNDIALS {}", GINACLIB_MAJOR_VERSION, GINACLIB_MINOR_VERSION,
+                       GINACLIB_MICRO_VERSION, Z3_get_full_version(), SUNDIALS_VERSION);
 }
+
+std::string version_text() { return fmt::format("modeaudit {}\n{}\n", MODEAUDIT_VERSION, library_versions_text()); }
 
 }  // namespace modeaudit::cli

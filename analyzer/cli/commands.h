@@ -40,6 +40,7 @@ struct ReportArgs {
     std::string output_dir = "modeaudit-report";
     bool no_pdf = false;
     bool reproducible = false;
+    std::string command_line;  // as typed, for the report's footer
 };
 int run_report(const ReportArgs& args);
 
@@ -55,5 +56,7 @@ int run_rules();
 int run_explain(const std::string& rule_id);
 
 std::string version_text();
+// "GiNaC 1.8.6, Z3 4.8.12, SUNDIALS 6.4.1": the libraries of this build.
+std::string library_versions_text();
 
 }  // namespace modeaudit::cli

@@ -4,7 +4,10 @@
 // exit 3; nothing escapes as an uncaught exception.
 #include <CLI/CLI.hpp>
 
+#include <cctype>
 #include <exception>
+#include <string>
+#include <string_view>
 #include <iostream>
 #include <new>
 
@@ -21,6 +24,26 @@ extern "C" const char* __asan_default_options() { return "detect_leaks=0"; }
 namespace {
 
 using namespace modeaudit::cli;
+
+// The command line as a reader can type it again: arguments holding
+// anything but safe characters single-quoted (POSIX shell style). For the
+// report's footer only; nothing ever runs it.
+std::string command_line_text(int argc, char** argv) {
+    std::string out;
+    for (int i = 0; i < argc; ++i) {
+        std::string a = argv[i];
+        bool safe = !a.empty();
+        for (char ch : a)
+            safe = safe && (std::isalnum(static_cast<unsigned char>(ch)) || std::string_view("-_./=:,+@%").find(ch) != std::string_view::npos);
+        if (!safe) {
+            std::string q = "'";
+            for (char ch : a) q += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+            a = q + "'";
+        }
+        out += (out.empty() ? "" : " ") + a;
+    }
+    return out;
+}
 
 int dispatch(int argc, char** argv) {
     CLI::App app{"modeaudit: audits multimode physical models (a Modelica subset) before anyone "
@@ -109,7 +132,10 @@ int dispatch(int argc, char** argv) {
 
     if (c->parsed()) return run_check(check);
     if (s->parsed()) return run_simulate(sim);
-    if (r->parsed()) return run_report(rep);
+    if (r->parsed()) {
+        rep.command_line = command_line_text(argc, argv);
+        return run_report(rep);
+    }
     if (g->parsed()) return run_regress(reg);
     if (app.got_subcommand("rules")) return run_rules();
     if (e->parsed()) return run_explain(rule_id);

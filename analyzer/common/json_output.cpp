@@ -1,5 +1,7 @@
 #include "common/json_output.h"
 
+#include <cctype>
+
 #include <fmt/format.h>
 
 namespace modeaudit {
@@ -34,6 +36,25 @@ Json diagnostics_to_json(const DiagnosticSink& sink, const SourceManager& sm) {
 }
 
 namespace {
+// A file path as a SARIF artifact URI (a relative or absolute URI
+// reference, RFC 3986): every byte but the unreserved characters and '/'
+// percent-encoded, so that "my model.mo", "<stdin>" or "c:x.mo" stay valid.
+std::string uri_reference(const std::string& path) {
+    static constexpr char kHex[] = "0123456789ABCDEF";
+    std::string out;
+    for (char c : path) {
+        auto u = static_cast<unsigned char>(c);
+        if (std::isalnum(u) || c == '-' || c == '.' || c == '_' || c == '~' || c == '/') {
+            out += c;
+        } else {
+            out += '%';
+            out += kHex[u >> 4];
+            out += kHex[u & 0xF];
+        }
+    }
+    return out;
+}
+
 std::string sarif_level(Severity s) {
     switch (s) {
         case Severity::error: return "error";
@@ -72,7 +93,7 @@ Json diagnostics_to_sarif(const DiagnosticSink& sink, const SourceManager& sm,
             }
             res["locations"] = Json::array({Json{
                 {"physicalLocation",
-                 {{"artifactLocation", {{"uri", sm.path(d.range.begin.file)}}},
+                 {{"artifactLocation", {{"uri", uri_reference(sm.path(d.range.begin.file))}}},
                   {"region", region}}}}});
         }
         if (d.suppressed)

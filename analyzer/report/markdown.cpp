@@ -71,7 +71,8 @@ std::string code_block(const std::vector<std::string>& lines) {
 }
 
 std::string table(const std::vector<std::string>& header,
-                  const std::vector<std::vector<std::string>>& rows) {
+                  const std::vector<std::vector<std::string>>& rows,
+                  const std::vector<int>& widths) {
     auto line = [&](const std::vector<std::string>& cells) {
         std::string l = "|";
         for (std::size_t i = 0; i < header.size(); ++i)
@@ -80,7 +81,8 @@ std::string table(const std::vector<std::string>& header,
     };
     std::string out = line(header);
     out += "|";
-    for (std::size_t i = 0; i < header.size(); ++i) out += "---|";
+    for (std::size_t i = 0; i < header.size(); ++i)
+        out += std::string(i < widths.size() && widths[i] > 3 ? static_cast<std::size_t>(widths[i]) : 3, '-') + "|";
     out += "\n";
     for (const auto& r : rows) out += line(r);
     return out;

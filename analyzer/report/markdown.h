@@ -32,8 +32,12 @@ std::string cell_code(std::string_view s);
 std::string code_block(const std::vector<std::string>& lines);
 
 // A pipe table; cells must already be Markdown (text()/code()/numbers).
+// `widths`: relative column widths as the dash counts of the separator line
+// (Pandoc sizes the columns of a table wider than the page by them);
+// empty: three dashes each.
 std::string table(const std::vector<std::string>& header,
-                  const std::vector<std::vector<std::string>>& rows);
+                  const std::vector<std::vector<std::string>>& rows,
+                  const std::vector<int>& widths = {});
 
 // `items` joined by ", " (or `none` when empty).
 std::string join(const std::vector<std::string>& items, std::string_view none = "none");

@@ -109,7 +109,7 @@ std::vector<std::string> pandoc_arguments(const std::string& markdown_file,
                                           const PdfOptions& options) {
     std::vector<std::string> args = {
         options.pandoc,
-        "--from=markdown-raw_tex-raw_html-raw_attribute-tex_math_dollars-tex_math_single_backslash"
+        "--from=markdown-raw_tex-raw_html-raw_attribute-tex_math_single_backslash"
         "-citations-smart-yaml_metadata_block",
         "--standalone",
         "--pdf-engine=" + options.pdf_engine,

@@ -3,8 +3,11 @@
 // argument vector (subprocess.h).
 //
 // Safety: Pandoc reads the Markdown with raw TeX, raw HTML, raw attributes,
-// TeX math, citations and smart quotes turned off, so that nothing a model
-// provides can reach LaTeX as markup even if it slipped past md::text.
+// backslash math, citations and smart quotes turned off, so that nothing a
+// model provides can reach LaTeX as markup even if it slipped past md::text.
+// Dollar math ($...$) is on: the report's equations are written by
+// latex_math.h, whose output holds no character of the model's text that
+// LaTeX would interpret, and md::text escapes every `$` of model text.
 //
 // Non-ASCII text: pdflatex with inputenc knows the Latin letters (é, ü, ...)
 // but stops at Greek letters, <=, arrows and the like. The header declares

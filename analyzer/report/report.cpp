@@ -11,7 +11,9 @@
 #include <map>
 
 #include "common/version.h"
+#include "report/latex_math.h"
 #include "report/markdown.h"
+#include "report/mode_graph.h"
 #include "report/pdf.h"
 #include "report/subprocess.h"
 
@@ -181,6 +183,8 @@ std::string header_section(const ReportInput& in) {
     const Json& c = in.check;
     std::string out = fmt::format("# Audit report: {}\n\n", md::text(model_name_of(c)));
     out += fmt::format("- **Model:** {}\n", md::code(model_name_of(c)));
+    std::string description = string_of(c, "description");
+    if (!description.empty()) out += fmt::format("- **Description:** {}\n", md::text(description));
     std::string file = model_file_of(in);
     out += fmt::format("- **File:** {}\n", file.empty() ? std::string("not given") : md::code(file));
     if (const Json* tool = member(c, "tool"))
@@ -206,7 +210,17 @@ std::string header_section(const ReportInput& in) {
     return out + "\n";
 }
 
-std::string summary_section(const ReportInput& in, const Counts& counts) {
+std::string graph_text(const ModeGraphPicture& g) {
+    if (!g.image.empty())
+        return fmt::format("![Mode graph: modes as boxes (the initial one with a double border), transitions as "
+                           "arrows labelled with their number, verdict and guard]({}){{width=100% height=9cm}}\n\n"
+                           "The mode graph is drawn by Graphviz from {}; run {} in this folder to draw it again.\n\n",
+                           g.image, md::code(g.source), md::code("dot -Tpng -Gdpi=300 -o " + g.image + " " + g.source));
+    if (g.problem.empty()) return "";
+    return with_period("No mode graph picture: " + md::text(g.problem)) + "\n\n";
+}
+
+std::string summary_section(const ReportInput& in, const Counts& counts, const ModeGraphPicture* graph) {
     const Json& modes = array_of(in.check, "modes");
     const Json& trs = array_of(in.check, "transitions");
     std::size_t total = 0, sup = 0;
@@ -232,7 +246,8 @@ std::string summary_section(const ReportInput& in, const Counts& counts) {
                         md::cell_code(string_of(t, "to")), md::text(member_text(t, "trigger")),
                         md::text(member_text(t, "verdict", "not analysed"))});
     if (!rows.empty())
-        out += md::table({"#", "From", "To", "Trigger", "Verdict"}, rows) + "\n";
+        out += md::table({"#", "From", "To", "Trigger", "Verdict"}, rows, {3, 30, 30, 8, 12}) + "\n";
+    if (graph) out += graph_text(*graph);
 
     rows.clear();
     for (const char* sev : {"error", "warning", "note"})
@@ -250,6 +265,252 @@ std::string code_list(const std::vector<std::string>& items) {
     std::vector<std::string> coded;
     for (const auto& i : items) coded.push_back(md::code(i));
     return md::join(coded);
+}
+
+std::string values_table(const Json& before, const Json& after);
+
+// ---- per mode: equations, signature matrix, regularity, invariants -----------------
+
+// The printed signature matrix is cut to this many rows and columns (the
+// JSON has all of it).
+constexpr std::size_t kMatrixRows = 24;
+constexpr std::size_t kMatrixCols = 10;
+// The printed mode-change array is cut to this many rows.
+constexpr std::size_t kArrayRows = 60;
+
+std::string math_cell(const std::string& canonical) {
+    std::string out(1, '$');
+    out.append(tex::math(canonical));
+    out.push_back('$');
+    return out;
+}
+
+std::string equations_table(const Json& m) {
+    const Json& eqs = array_of(m, "equations_text");
+    if (eqs.empty()) return "";
+    std::vector<std::vector<std::string>> rows;
+    for (const Json& e : eqs) {
+        std::string residual = string_of(e, "residual");
+        rows.push_back({md::text(string_of(e, "name")), residual.empty() ? "n/a" : math_cell(residual + " = 0"),
+                        md::text(member_text(e, "line", "")), md::text(string_of(e, "origin"))});
+    }
+    return "Active equations (each residual = 0, with the source line it comes from):\n\n" +
+           md::table({"Row", "Equation", "Line", "From"}, rows, {5, 60, 5, 16}) + "\n";
+}
+
+std::string signature_table(const Json& m) {
+    const Json* sig = member(m, "signature");
+    if (!sig || !sig->is_object()) return "";
+    std::vector<std::string> eqs = strings_of(*sig, "equations"), vars = strings_of(*sig, "variables");
+    if (eqs.empty() || vars.empty()) return "";
+    // sigma by (row, column) from the dense matrix or the sparse entries.
+    std::map<std::pair<std::size_t, std::size_t>, long long> sigma;
+    const Json& matrix = array_of(*sig, "matrix");
+    for (std::size_t i = 0; i < matrix.size(); ++i)
+        if (matrix[i].is_array())
+            for (std::size_t j = 0; j < matrix[i].size(); ++j)
+                if (matrix[i][j].is_number_integer()) sigma[{i, j}] = matrix[i][j].get<long long>();
+    for (const Json& e : array_of(*sig, "entries"))
+        if (e.is_array() && e.size() == 3 && e[0].is_number_integer() && e[1].is_number_integer() &&
+            e[2].is_number_integer() && e[0].get<long long>() >= 0 && e[1].get<long long>() >= 0)
+            sigma[{e[0].get<std::size_t>(), e[1].get<std::size_t>()}] = e[2].get<long long>();
+    const Json& c = array_of(*sig, "c");
+    const Json& d = array_of(*sig, "d");
+    const Json& hvt = array_of(*sig, "transversal");
+    const bool offsets = c.size() == eqs.size() && d.size() == vars.size();
+    std::size_t nr = std::min(eqs.size(), kMatrixRows), nc = std::min(vars.size(), kMatrixCols);
+
+    std::vector<std::string> header = {"$\\Sigma$"};
+    for (std::size_t j = 0; j < nc; ++j) header.push_back("$" + tex::name(vars[j]) + "$");
+    if (offsets) header.push_back("$c_i$");
+    std::vector<std::vector<std::string>> rows;
+    for (std::size_t i = 0; i < nr; ++i) {
+        std::vector<std::string> row = {md::text(eqs[i])};
+        for (std::size_t j = 0; j < nc; ++j) {
+            auto it = sigma.find({i, j});
+            if (it == sigma.end()) {
+                row.push_back("–");
+                continue;
+            }
+            bool on_hvt = i < hvt.size() && hvt[i].is_number_integer() && hvt[i].get<long long>() == static_cast<long long>(j);
+            row.push_back(on_hvt ? "**" + std::to_string(it->second) + "**" : std::to_string(it->second));
+        }
+        if (offsets) row.push_back(md::text(value_text(c[i])));
+        rows.push_back(row);
+    }
+    if (offsets) {
+        std::vector<std::string> last = {"$d_j$"};
+        for (std::size_t j = 0; j < nc; ++j) last.push_back(md::text(value_text(d[j])));
+        last.push_back("");
+        rows.push_back(last);
+    }
+    std::string out = "Signature matrix $\\Sigma$ (entry: the highest derivative order of the variable in the "
+                      "equation; – for none, $-\\infty$)";
+    out += offsets ? ", with the offsets $c_i$ (how often each equation is differentiated) and $d_j$ (the highest "
+                     "order of each variable); bold entries form the highest-value transversal, where "
+                     "$d_j - c_i = \\sigma_{ij}$:\n\n"
+                   : "; no offsets (the mode has no finite transversal):\n\n";
+    out += md::table(header, rows) + "\n";
+    if (nr < eqs.size() || nc < vars.size())
+        out += fmt::format("The matrix is {} × {}; the first {} rows and {} columns are shown; the report's JSON "
+                           "has all of it (the mode's `signature`).\n\n",
+                           eqs.size(), vars.size(), nr, nc);
+    std::string cert = string_of(*sig, "certificate");
+    if (!cert.empty())
+        out += with_period(cert == "holds" ? "Certificate of the offsets (checked independently of the solver): "
+                                             "holds, $d_j - c_i \\ge \\sigma_{ij}$ everywhere with equality on the "
+                                             "transversal"
+                                           : "Certificate of the offsets FAILED: " + md::text(cert)) +
+               "\n\n";
+    return out;
+}
+
+std::string regularity_line(const Json& m) {
+    const Json* r = member(m, "regularity");
+    if (!r || !r->is_object()) return "";
+    std::string note = string_of(*r, "note");
+    const Json* checked = member(*r, "checked");
+    if (!checked || !checked->is_boolean() || !checked->get<bool>())
+        return fmt::format("- **Regularity:** not checked{}\n",
+                           note.empty() ? std::string() : " (" + md::text(note) + ")");
+    const Json* exact = member(*r, "exact");
+    const Json* constant = member(*r, "constant");
+    const Json* cond = member(*r, "condition");
+    std::string out = fmt::format(
+        "- **Regularity:** Jacobian of the index-reduced system has rank {} of {} ({}{}), condition {}",
+        md::text(member_text(*r, "rank")), md::text(member_text(*r, "size")),
+        exact && exact->is_boolean() && exact->get<bool>() ? "exact" : "floating point",
+        constant && constant->is_boolean() && constant->get<bool>() ? ", constant" : "",
+        cond && cond->is_number() ? fmt::format("{:.3g}", cond->get<double>()) : std::string("infinite (singular)"));
+    if (!note.empty()) out += "; " + md::text(note);
+    out += "\n";
+    for (const std::string& dep : strings_of(*r, "dependencies")) out += fmt::format("    - {}\n", md::text(dep));
+    return out;
+}
+
+std::string mode_invariants(const Json& m) {
+    const Json& inv = array_of(m, "invariants");
+    if (inv.empty()) return "";
+    std::vector<std::vector<std::string>> rows;
+    for (const Json& i : inv)
+        rows.push_back({md::cell_code(string_of(i, "name")), md::cell_code(member_text(i, "rate")),
+                        md::text(member_text(i, "status")), md::cell_code(member_text(i, "residual", ""))});
+    return "Declared quantities in this mode (verification stage):\n\n" +
+           md::table({"Quantity", "Rate d/dt", "Status", "Residual"}, rows, {10, 30, 8, 30}) + "\n";
+}
+
+// ---- per transition: array, matching, restart at the left limits, verification ------
+
+std::string array_section(const Json& t) {
+    const Json* a = member(t, "array");
+    if (!a || !a->is_object())
+        return "#### Mode-change array\n\nThe document gives no mode-change array for this transition (its "
+               "restart was not derived from one).\n\n";
+    std::map<std::string, std::string> matched;  // equation -> variable
+    for (const Json& p : array_of(*a, "matching"))
+        if (p.is_array() && p.size() == 2 && p[0].is_string() && p[1].is_string())
+            matched[p[0].get<std::string>()] = p[1].get<std::string>();
+    const Json& rows_in = array_of(*a, "rows");
+    std::string out = fmt::format("#### Mode-change array\n\nRoute {}, height $K = {}$: the completed new-mode "
+                                  "equations at the instants $0..K$ of the event ($x_{{[k]}}$ is $x$ at instant $k$), "
+                                  "closed by Euler identities. "
+                                  "Enabled rows must match the dependent variables one to one; disabled rows are "
+                                  "left out of the matching; facts hold already and are removed.\n\n",
+                                  md::text(string_of(*a, "route")), md::text(member_text(*a, "height")));
+    std::string role = string_of(*a, "role");
+    if (role == "restart") out += "The restart system above comes from this array.\n\n";
+    if (role == "diagnosis") out += "The verdict is diagnosed on this array.\n\n";
+    std::vector<std::vector<std::string>> rows;
+    std::size_t enabled = 0, disabled = 0, facts = 0;
+    for (const Json& r : rows_in) {
+        std::string st = string_of(r, "status");
+        enabled += st == "enabled";
+        disabled += st == "disabled";
+        facts += st == "fact";
+        if (rows.size() >= kArrayRows) continue;
+        std::string eq = string_of(r, "equation");
+        auto it = matched.find(eq);
+        std::string residual = string_of(r, "residual");
+        rows.push_back({md::cell_code(eq), md::text(string_of(r, "kind")), md::text(member_text(r, "instant")),
+                        md::text(st), residual.empty() ? "" : math_cell(residual + " = 0"),
+                        it == matched.end() ? "" : md::cell_code(it->second)});
+    }
+    out += md::table({"Row", "Kind", "Instant", "Status", "Equation", "Matched to"}, rows, {16, 6, 4, 7, 44, 14}) + "\n";
+    out += fmt::format("{} enabled, {} disabled, {}.", plural(enabled, "row", "rows"), disabled,
+                       plural(facts, "fact", "facts"));
+    if (rows_in.size() > rows.size())
+        out += fmt::format(" The first {} of {} rows are shown; the report's JSON has all (the transition's `array`).",
+                           rows.size(), rows_in.size());
+    out += "\n\n";
+    const Json* ok = member(*a, "matched");
+    if (ok && ok->is_boolean() && !ok->get<bool>())
+        out += with_period("The array has no perfect matching: " + md::text(string_of(*a, "why_not_matched"))) +
+               "\n\n";
+    if (const Json* off = member(*a, "offsets"); off && off->is_object()) {
+        std::vector<std::string> items;
+        for (auto it = off->begin(); it != off->end(); ++it)
+            items.push_back(fmt::format("{} = {}", md::code(it.key()), md::text(value_text(*it))));
+        out += fmt::format("Rescaling offsets (Z3, re-checked): {}.\n\n",
+                           items.empty() ? std::string("every variable has offset 0 (nothing is impulsive)")
+                                         : "impulsive variables " + md::join(items) + ", all others 0");
+    }
+    return out;
+}
+
+std::string left_limits_section(const Json& t, const ReportInput& in) {
+    std::string out = "#### Restart at the simulated left limits\n\n";
+    if (!in.simulation) return out + "Not simulated (see the simulation section).\n\n";
+    std::string from = string_of(t, "from"), to = string_of(t, "to");
+    std::size_t n = 0;
+    const Json* first = nullptr;
+    for (const Json& e : array_of(*in.simulation, "events"))
+        if (string_of(e, "from") == from && string_of(e, "to") == to && ++n == 1) first = &e;
+    if (!first) return out + "The simulation did not take this transition.\n\n";
+    out += fmt::format("At the first of {} (t = {}), the left limits and the values the restart gave:\n\n",
+                       plural(n, "event of this transition", "events of this transition"),
+                       md::text(member_text(*first, "time")));
+    const Json* b = member(*first, "before");
+    const Json* a = member(*first, "after");
+    return out + values_table(b ? *b : Json::object(), a ? *a : Json::object()) + "\n";
+}
+
+std::string verification_section(const Json& t, bool verified) {
+    std::string out = "#### Conservation and admissibility\n\n";
+    if (!verified) return out + "Not checked (the verification stage is not built yet).\n\n";
+    const Json* v = member(t, "verification");
+    if (!v || !v->is_object())
+        return out + "The document gives no verification details beyond the conserved quantities listed above.\n\n";
+    const Json& inv = array_of(*v, "invariants");
+    if (!inv.empty()) {
+        std::vector<std::vector<std::string>> rows;
+        for (const Json& i : inv)
+            rows.push_back({md::cell_code(string_of(i, "name")), md::cell_code(member_text(i, "expression")),
+                            md::text(member_text(i, "kind")), md::text(member_text(i, "status")),
+                            md::text(member_text(i, "before", "")), md::text(member_text(i, "after", "")),
+                            md::text(member_text(i, "jump", ""))});
+        out += md::table({"Quantity", "Expression", "Kind", "Status", "Before", "After", "Jump"}, rows, {8, 24, 10, 10, 10, 10, 10}) + "\n";
+    } else {
+        out += "No declared or discovered quantity to check.\n\n";
+    }
+    const Json& adm = array_of(*v, "admissibility");
+    if (!adm.empty()) {
+        std::vector<std::vector<std::string>> rows;
+        for (const Json& a : adm)
+            rows.push_back({md::cell_code(string_of(a, "condition")), md::text(member_text(a, "status")),
+                            md::text(member_text(a, "value", ""))});
+        out += "Admissibility after the restart:\n\n" + md::table({"Condition", "Status", "Value"}, rows) + "\n";
+    }
+    if (const Json* law = member(*v, "impact_law"); law && law->is_object()) {
+        out += fmt::format("Impact law: **{}**", md::text(member_text(*law, "status")));
+        std::string msg = string_of(*law, "message");
+        if (!msg.empty()) out += ": " + md::text(msg);
+        const Json& range = array_of(*law, "range");
+        if (range.size() == 2)
+            out += fmt::format(" (admissible range {} to {})", md::text(value_text(range[0])),
+                               md::text(value_text(range[1])));
+        out = with_period(out) + "\n\n";
+    }
+    return out;
 }
 
 std::string modes_section(const Json& check) {
@@ -274,7 +535,8 @@ std::string modes_section(const Json& check) {
             out += "- **Consistency conditions** (each = 0):\n";
             for (const auto& c : cons) out += fmt::format("    - {}\n", md::code(c));
         }
-        out += "\n";
+        out += regularity_line(m) + "\n";
+        out += equations_table(m) + signature_table(m) + mode_invariants(m);
     }
     return out;
 }
@@ -299,7 +561,8 @@ std::string standard_tool_text(const Json& st) {
     return out;
 }
 
-std::string transitions_section(const Json& check) {
+std::string transitions_section(const ReportInput& in) {
+    const Json& check = in.check;
     const Json& trs = array_of(check, "transitions");
     std::string out = "## Transitions\n\n";
     if (trs.empty()) return out + "The model has no transitions.\n\n";
@@ -342,6 +605,7 @@ std::string transitions_section(const Json& check) {
         } else {
             out += "- **Restart system:**\n\n" + md::code_block(restart) + "\n";
         }
+        out += array_section(t) + left_limits_section(t, in) + verification_section(t, verified);
     }
     return out;
 }
@@ -364,7 +628,7 @@ std::string values_table(const Json& before, const Json& after) {
         rows.push_back({md::cell_code(n), b ? md::text(value_text(*b)) : "n/a",
                         a ? md::text(value_text(*a)) : "n/a", changed ? "changes" : ""});
     }
-    return md::table({"Variable", "Before (left limit)", "After the restart", "Change"}, rows);
+    return md::table({"Variable", "Before (left limit)", "After the restart", "Change"}, rows, {14, 20, 20, 8});
 }
 
 std::string plots_text(const PlotPlan* plots, const std::string& problem) {
@@ -414,7 +678,7 @@ std::string simulation_section(const ReportInput& in, const PlotPlan* plots,
             rows.push_back({std::to_string(++k), md::text(member_text(e, "time")),
                             md::cell_code(string_of(e, "from")), md::cell_code(string_of(e, "to")),
                             md::text(member_text(e, "verdict"))});
-        out += md::table({"#", "Time", "From", "To", "Verdict"}, rows) + "\n";
+        out += md::table({"#", "Time", "From", "To", "Verdict"}, rows, {3, 22, 26, 26, 12}) + "\n";
         k = 0;
         for (const Json& e : events) {
             out += fmt::format("#### Event {} at t = {}: {} to {}\n\n", ++k,
@@ -453,9 +717,22 @@ std::string now_utc(const ReportOptions& options) {
     return buf;
 }
 
+// Deterministic: in every report, reproducible or not.
+std::string provenance(const ReportInput& in, const ReportOptions& options) {
+    std::string version = options.tool_version.empty() ? MODEAUDIT_VERSION : options.tool_version;
+    std::string out = "---\n\n*Provenance:* report by modeaudit " + md::text(version);
+    if (!options.library_versions.empty()) out += " (" + md::text(options.library_versions) + ")";
+    std::string file = model_file_of(in);
+    if (!file.empty() || !in.model_sha256.empty()) {
+        out += "; input " + (file.empty() ? std::string("(unnamed)") : md::code(file));
+        if (!in.model_sha256.empty()) out += ", SHA-256 " + md::code(in.model_sha256);
+    }
+    return out + ".\n\n";
+}
+
 std::string footer(const ReportOptions& options) {
     std::string version = options.tool_version.empty() ? MODEAUDIT_VERSION : options.tool_version;
-    std::string out = "---\n\n";
+    std::string out;
     out += fmt::format("*Footer, differs between runs (`--reproducible` leaves it out):* generated "
                        "{} by modeaudit {}",
                        md::text(now_utc(options)), md::text(version));
@@ -493,17 +770,19 @@ std::string render_report_json(const ReportInput& input) {
 }
 
 std::string render_markdown(const ReportInput& input, const ReportOptions& options,
-                            const PlotPlan* plots, const std::string& plot_problem) {
+                            const PlotPlan* plots, const std::string& plot_problem,
+                            const ModeGraphPicture* graph) {
     Counts counts;
     count(array_of(input.check, "diagnostics"), counts);
     if (input.simulation) count(array_of(*input.simulation, "diagnostics"), counts);
 
     std::string out = header_section(input);
-    out += summary_section(input, counts);
+    out += summary_section(input, counts, graph);
     out += modes_section(input.check);
-    out += transitions_section(input.check);
+    out += transitions_section(input);
     out += "## Findings\n\n" + findings_list(array_of(input.check, "diagnostics")) + "\n";
     out += simulation_section(input, plots, plot_problem);
+    out += provenance(input, options);
     if (!options.reproducible) out += footer(options);
     while (out.size() >= 2 && out[out.size() - 1] == '\n' && out[out.size() - 2] == '\n') out.pop_back();
     return out;
@@ -583,8 +862,52 @@ int write_report(const ReportInput& input, const ReportOptions& options, std::os
         plot_problem = "the simulation gave no trajectories";
     }
 
+    // The mode graph: the DOT source always (when there are modes), the
+    // picture through Graphviz; a missing or failing dot is handled like a
+    // missing gnuplot (an error, exit 2, the other files still written).
+    std::optional<ModeGraphPicture> graph;
+    {
+        std::string why;
+        std::optional<std::string> dot = mode_graph_dot(input.check, why);
+        if (dot) {
+            graph.emplace();
+            const std::string source = base + "_modes.dot", image = base + "_modes.png";
+            fs::remove(dir / image, ec);
+            if (!write(source, *dot)) {
+                graph->problem = "the DOT source could not be written";
+            } else {
+                graph->source = source;
+                written.mode_graph_source = dir / source;
+                if (!options.plots) {
+                    graph->problem = fmt::format("drawing was turned off; run dot -Tpng -Gdpi=300 -o {} {} in this folder",
+                                                 image, source);
+                } else {
+                    ProcessOptions po;
+                    po.working_dir = dir;
+                    po.timeout_seconds = options.timeout_seconds;
+                    ProcessResult r = run_process({options.dot, "-Tpng", "-Gdpi=300", "-o", image, source}, po);
+                    if (r.succeeded() && fs::exists(dir / image)) {
+                        graph->image = image;
+                        written.mode_graph = dir / image;
+                    } else {
+                        graph->problem = fmt::format("Graphviz dot ('{}') {}; the DOT source is {}", options.dot,
+                                                     r.succeeded() ? "did not draw " + image : r.describe(), source);
+                        err << fmt::format("modeaudit: error: cannot draw the mode graph: {}; install Graphviz "
+                                           "(Debian: graphviz){}\n",
+                                           graph->problem, r.output.empty() ? std::string() : "\n" + r.output);
+                        status = 2;
+                    }
+                }
+            }
+        } else if (!array_of(input.check, "modes").empty()) {
+            graph.emplace();
+            graph->problem = why;
+        }
+    }
+
     bool drawn = plan && !plan->figures.empty() && plot_problem.empty();
-    std::string markdown = render_markdown(input, options, drawn ? &*plan : nullptr, plot_problem);
+    std::string markdown = render_markdown(input, options, drawn ? &*plan : nullptr, plot_problem,
+                                           graph ? &*graph : nullptr);
     bool md_ok = write(base + ".md", markdown);
     if (md_ok) written.markdown = dir / (base + ".md");
 

@@ -17,9 +17,12 @@
 //   <Model>_trajectories.csv   the trajectories as given,
 //   <Model>_plots.gp           the gnuplot script that draws
 //   <Model>_plot_N.png         the pictures (plots.h)
+//   <Model>_modes.dot, .png    the mode graph, its Graphviz source and picture (mode_graph.h)
 // The Markdown and the JSON are byte-identical for the same input and
-// options when `reproducible` is set (no footer); otherwise they differ only
-// in the footer, which holds the generation time and is marked as such.
+// options when `reproducible` is set; otherwise they differ only in the
+// footer, which holds the generation time and the command line and is
+// marked as such. The provenance paragraph before it (tool and library
+// versions, the input's SHA-256) is in every report.
 #pragma once
 
 #include <filesystem>
@@ -43,6 +46,8 @@ struct ReportInput {
     // The model file as the user named it; empty: the check document's
     // `file` member, else the file of its first located diagnostic.
     std::string model_file;
+    // SHA-256 of the model file's bytes (hex); empty: not shown.
+    std::string model_sha256;
 };
 
 struct ReportOptions {
@@ -53,18 +58,22 @@ struct ReportOptions {
     std::string pandoc = "pandoc";
     std::string pdf_engine = "pdflatex";
     std::string gnuplot = "gnuplot";
+    std::string dot = "dot";  // Graphviz, for the mode graph (mode_graph.h)
     double timeout_seconds = 300;  // per helper program run
     // Footer data (not in a reproducible report).
     std::string tool_version;  // empty: this build's version
     std::string timestamp;     // empty: SOURCE_DATE_EPOCH if set, else now (UTC, ISO 8601)
     std::string command_line;  // empty: not shown
+    // "GiNaC 1.8.6, Z3 4.8.12, SUNDIALS 6.4.1": the libraries of the build
+    // that produced the documents (shown in every report; empty: not shown).
+    std::string library_versions;
     // Explicit plot groups (variable names); empty: plots.h's default grouping.
     std::vector<std::vector<std::string>> plot_groups;
 };
 
 // What write_report produced (paths inside output_dir).
 struct ReportFiles {
-    std::filesystem::path markdown, json, pdf, plot_script, plot_data;
+    std::filesystem::path markdown, json, pdf, plot_script, plot_data, mode_graph, mode_graph_source;
     std::vector<std::filesystem::path> plots;
 };
 
@@ -76,10 +85,19 @@ std::string report_file_base(const Json& check);
 // or null with `simulation_not_run` giving the reason). Ends with "\n".
 std::string render_report_json(const ReportInput& input);
 
+// The mode graph picture as the Markdown refers to it.
+struct ModeGraphPicture {
+    std::string image;    // <Model>_modes.png, when it was drawn
+    std::string source;   // <Model>_modes.dot, when it was written
+    std::string problem;  // why there is no picture, when there is none
+};
+
 // The Markdown report. `plots`: the plan whose pictures exist (nullptr:
-// none); `plot_problem`: why there are no pictures, if there are none.
+// none); `plot_problem`: why there are no pictures, if there are none;
+// `graph`: the mode graph (nullptr: the summary has no picture paragraph).
 std::string render_markdown(const ReportInput& input, const ReportOptions& options,
-                            const PlotPlan* plots, const std::string& plot_problem);
+                            const PlotPlan* plots, const std::string& plot_problem,
+                            const ModeGraphPicture* graph = nullptr);
 
 // Writes every file of the report. Returns 0 when all requested files were
 // written, 2 when one could not be (the folder cannot be written, the

@@ -333,6 +333,27 @@ void verify_events(const FlatModel& flat, const ModeSet& modes, const StructureR
                 }
                 e.jumps.push_back(std::move(j));
             }
+        // Discovered conserved quantities, evaluated too.
+        if (restarted)
+            for (std::size_t d = 0; d < tv.discovered.size(); ++d) {
+                EventJump j;
+                j.invariant = tv.discovered[d];
+                j.kind = "conserved (discovered)";
+                std::vector<GiNaC::ex> q{tv.discovered_quantities[d]};
+                GiNaC::exmap params = parameter_values(flat, q, {});
+                std::map<std::string, double> after = ev.before;
+                for (const auto& [n, x] : ev.after) after[n] = x;
+                auto b = evaluate(q[0], ev.before, params), a = evaluate(q[0], after, params);
+                if (b && a) {
+                    j.before = *b;
+                    j.after = *a;
+                    j.jump = *a - *b;
+                    j.status = std::fabs(j.jump) <= 1e-9 * std::max({1.0, std::fabs(*a), std::fabs(*b)})
+                                   ? CheckStatus::Holds
+                                   : CheckStatus::Violated;
+                }
+                e.jumps.push_back(std::move(j));
+            }
         // Admissibility of the target mode at the restart values.
         if (restarted) {
             std::map<std::string, double> values = ev.before;

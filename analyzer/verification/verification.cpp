@@ -208,6 +208,25 @@ LinearPart linear_part(const TransitionRestart& tr, const RestartNames& names) {
     return lp;
 }
 
+std::string stable_text(const GiNaC::ex& e) {
+    // normal() may return n/d or (-n)/(-d) depending on GiNaC's internal
+    // term order; expanded numerator and denominator with the denominator's
+    // leading sign fixed print the same every run.
+    GiNaC::ex nd = GiNaC::numer_denom(GiNaC::normal(e));
+    GiNaC::ex n = GiNaC::expand(nd.op(0)), d = GiNaC::expand(nd.op(1));
+    std::string dt = canonical(d);
+    if (!dt.empty() && dt[0] == '-') {
+        n = GiNaC::expand(-n);
+        d = GiNaC::expand(-d);
+        dt = canonical(d);
+    }
+    if (d.is_equal(1)) return canonical(n);
+    auto wrap = [](const GiNaC::ex& x, std::string t) {
+        return GiNaC::is_a<GiNaC::add>(x) || GiNaC::is_a<GiNaC::mul>(x) ? "(" + t + ")" : t;
+    };
+    return wrap(n, canonical(n)) + "/" + wrap(d, dt);
+}
+
 }  // namespace verification_detail
 
 using namespace verification_detail;
@@ -278,7 +297,7 @@ RateCheck check_rate(const FlatModel& flat, const Mode& mode, int mode_index, co
                               s.get_name(), mode.id);
         return rc;
     }
-    if (symbolic) rc.residual = canonical(substituted);
+    if (symbolic) rc.residual = stable_text(substituted);
 
     // On the consistency manifold: F_UP = 0 from deterministic starts.
     std::vector<GiNaC::ex> up;
@@ -329,7 +348,7 @@ RateCheck check_rate(const FlatModel& flat, const Mode& mode, int mode_index, co
             rc.method = up.empty() ? "at a point" : "at a point of the consistency manifold";
             rc.value = rv;
             rc.point = point;
-            if (rc.residual.empty()) rc.residual = canonical(r);
+            if (rc.residual.empty()) rc.residual = stable_text(r);
             return rc;
         }
     }
@@ -338,8 +357,8 @@ RateCheck check_rate(const FlatModel& flat, const Mode& mode, int mode_index, co
         return rc;
     }
     rc.status = CheckStatus::Holds;
-    rc.method = fmt::format("on the consistency manifold at {} points (the residual {} vanishes there)", checked,
-                            rc.residual.empty() ? canonical(r) : rc.residual);
+    rc.method = fmt::format("on the consistency manifold, at {} points", checked);
+    rc.residual.clear();
     return rc;
 }
 
@@ -454,7 +473,7 @@ JumpCheck check_jump(const FlatModel& flat, const ModeSet& modes, const Structur
     GiNaC::ex jump = GiNaC::normal(je.after - je.before);
     bool zero = false;
     int sign = sign_of(jump, zero);
-    jc.jump = zero ? "0" : canonical(in_model_names(jump, tr));
+    jc.jump = zero ? "0" : stable_text(in_model_names(jump, tr));
     if (zero) {
         jc.status = CheckStatus::Holds;
         jc.note = "the jump vanishes identically";
@@ -521,8 +540,8 @@ std::vector<std::vector<GiNaC::ex>> left_null_space(std::vector<std::vector<GiNa
     return basis;
 }
 
-std::vector<std::string> discover(const FlatModel& flat, const TransitionRestart& tr) {
-    std::vector<std::string> out;
+std::vector<std::pair<std::string, GiNaC::ex>> discover(const FlatModel& flat, const TransitionRestart& tr) {
+    std::vector<std::pair<std::string, GiNaC::ex>> out;
     if (tr.verdict != Verdict::Impulsive || !tr.system) return out;
     RestartNames rn = restart_names(tr);
     if (rn.impulses.empty()) return out;
@@ -608,8 +627,13 @@ std::vector<std::string> discover(const FlatModel& flat, const TransitionRestart
         GiNaC::ex content = q.integer_content();
         if (!content.is_zero()) q = GiNaC::expand(q / content);
         std::string text = canonical(q);
-        if (!text.empty() && text[0] == '-') text = canonical(GiNaC::expand(-q));
-        if (std::find(out.begin(), out.end(), text) == out.end()) out.push_back(text);
+        if (!text.empty() && text[0] == '-') {
+            q = GiNaC::expand(-q);
+            text = canonical(q);
+        }
+        bool seen = false;
+        for (const auto& [t, e] : out) seen = seen || t == text;
+        if (!seen) out.emplace_back(text, q);
     }
     return out;
 }
@@ -668,7 +692,10 @@ VerificationResult verify_model(const FlatModel& flat, const ModeSet& modes, con
                 if (jc.status == CheckStatus::Holds && jc.kind == "conserved") tv.conserved.push_back(inv.quantity_text);
                 tv.jumps.push_back(std::move(jc));
             }
-            tv.discovered = discover(flat, *r);
+            for (auto& [text, q] : discover(flat, *r)) {
+                tv.discovered.push_back(text);
+                tv.discovered_quantities.push_back(q);
+            }
             for (const std::string& d : tv.discovered)
                 if (std::find(tv.conserved.begin(), tv.conserved.end(), d) == tv.conserved.end()) tv.conserved.push_back(d);
         }

@@ -46,6 +46,8 @@
 // law as well.
 #pragma once
 
+#include <ginac/ginac.h>
+
 #include <map>
 #include <optional>
 #include <string>
@@ -105,6 +107,7 @@ struct TransitionVerification {
     int transition = -1;
     std::vector<std::string> conserved;   // declared laws shown to hold, then discovered quantities
     std::vector<std::string> discovered;  // discovered quantities only (canonical text)
+    std::vector<GiNaC::ex> discovered_quantities;  // the same, in the flat model's symbols
     std::vector<JumpCheck> jumps;
     ImpactLaw impact_law;
 };

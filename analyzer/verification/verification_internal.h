@@ -24,6 +24,8 @@ bool applies_to(const InvariantDecl& decl, const Mode& mode);
 // products, even powers and sums of terms of one sign).
 int certain_sign(const GiNaC::ex& e);
 int sign_of(const GiNaC::ex& e, bool& zero);
+// Canonical text of a rational expression that is the same on every run.
+std::string stable_text(const GiNaC::ex& e);
 
 // e with its symbols looked up by name in `values` (and `params`); nullopt
 // when one is missing or the value is not real.

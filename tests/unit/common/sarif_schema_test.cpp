@@ -84,6 +84,89 @@ TEST(SarifSchema, ValidatorRejectsBrokenLogs) {
               std::string::npos);
 }
 
+TEST(SarifSchema, ValidatorRejectsWhatTheSchemaForbidsInTheObjectsWeEmit) {
+    auto broken = [](auto edit) {
+        Json log = sample_log();
+        edit(log);
+        return joined(sarif_problems(log));
+    };
+    auto region = [](Json& l) -> Json& { return l["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["region"]; };
+    auto artifact = [](Json& l) -> Json& {
+        return l["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"];
+    };
+    EXPECT_NE(broken([&](Json& l) { artifact(l)["uri"] = "my model.mo"; }).find("uri: must be a URI reference"),
+              std::string::npos);
+    EXPECT_NE(broken([&](Json& l) { artifact(l)["uri"] = "<stdin>"; }).find("uri: must be a URI reference"),
+              std::string::npos);
+    EXPECT_NE(broken([&](Json& l) { artifact(l)["uri"] = "a%zz.mo"; }).find("uri: must be a URI reference"),
+              std::string::npos);
+    EXPECT_NE(broken([&](Json& l) { artifact(l)["uri"] = "1c:x.mo"; }).find("uri: must be a URI reference"),
+              std::string::npos);  // no scheme ("1c" is none), so a relative reference with ':' in its first segment
+    EXPECT_EQ(broken([&](Json& l) { artifact(l)["uri"] = "file:///work/m.mo"; }), "");
+    EXPECT_EQ(broken([&](Json& l) { artifact(l)["uri"] = "/work/my%20model.mo"; }), "");
+    EXPECT_NE(broken([&](Json& l) { artifact(l)["index"] = -2; }).find("index: must be an integer >= -1"),
+              std::string::npos);
+    EXPECT_NE(broken([](Json& l) { l["$schema"] = "json.schemastore.org/sarif"; }).find("$.$schema: must be an absolute URI"),
+              std::string::npos);
+    EXPECT_NE(broken([](Json& l) { l["runs"][0]["tool"]["driver"]["informationUri"] = "not a uri"; })
+                  .find("informationUri: must be an absolute URI"),
+              std::string::npos);
+    EXPECT_NE(broken([&](Json& l) { region(l)["endLine"] = 1; region(l)["startLine"] = 3; }).find("endLine: must not be before"),
+              std::string::npos);
+    EXPECT_NE(broken([&](Json& l) { region(l)["endColumn"] = 1; region(l)["startColumn"] = 5; region(l)["endLine"] = region(l)["startLine"]; })
+                  .find("endColumn: must not be before"),
+              std::string::npos);
+    EXPECT_NE(broken([&](Json& l) { region(l)["charLength"] = -1; }).find("charLength: must be an integer >= 0"),
+              std::string::npos);
+    EXPECT_NE(broken([&](Json& l) { region(l)["startColumn"] = 1.5; }).find("startColumn: must be an integer >= 1"),
+              std::string::npos);
+    EXPECT_NE(broken([](Json& l) { l["runs"][0]["tool"]["driver"]["rules"][0]["shortDescription"] = Json{{"markdown", "x"}}; })
+                  .find("shortDescription.text: is required"),
+              std::string::npos);
+    EXPECT_NE(broken([](Json& l) { l["runs"][0]["tool"]["driver"]["rules"][0]["defaultConfiguration"]["rank"] = 101; })
+                  .find("rank: must be a number from -1 to 100"),
+              std::string::npos);
+    EXPECT_NE(broken([](Json& l) { l["runs"][0]["tool"]["driver"]["rules"][0]["defaultConfiguration"]["enabled"] = "yes"; })
+                  .find("enabled: must be a boolean"),
+              std::string::npos);
+    EXPECT_NE(broken([](Json& l) { l["runs"][0]["results"][0]["ruleIndex"] = -5; }).find("ruleIndex: must be an integer >= -1"),
+              std::string::npos);
+    EXPECT_NE(broken([](Json& l) { l["runs"][0]["results"][0]["baselineState"] = "old"; }).find("baselineState"),
+              std::string::npos);
+    EXPECT_NE(broken([](Json& l) { l["runs"][0]["results"][0]["message"]["arguments"] = Json::array({1}); })
+                  .find("arguments: must hold strings"),
+              std::string::npos);
+    EXPECT_NE(broken([](Json& l) {
+                  l["runs"][0]["results"][0]["suppressions"] =
+                      Json::array({Json{{"kind", "inSource"}}, Json{{"kind", "inSource"}}});
+              }).find("repeats an earlier suppression"),
+              std::string::npos);
+    EXPECT_NE(broken([](Json& l) {
+                  l["runs"][0]["results"][0]["suppressions"] = Json::array({Json{{"kind", "inSource"}, {"status", "maybe"}}});
+              }).find("suppressions[0].status"),
+              std::string::npos);
+    EXPECT_NE(broken([](Json& l) { l["runs"][0]["properties"] = Json{{"tags", Json::array({"a", "a"})}}; })
+                  .find("tags: must hold unique strings"),
+              std::string::npos);
+    EXPECT_NE(broken([](Json& l) { l["runs"][0]["columnKind"] = "bytes"; }).find("columnKind"), std::string::npos);
+}
+
+// A path that is no URI as it stands is percent-encoded into the SARIF log.
+TEST(SarifSchema, ArtifactUriIsPercentEncoded) {
+    SourceManager sm;
+    auto f = sm.add("my dir/<odd>:m.mo", "model M\n  x\nend M;\n");
+    auto g = sm.add("<stdin>", "model M end M;\n");
+    DiagnosticSink sink;
+    sink.report(rule::parse_syntax_error, {sm.locate(f, 10), sm.locate(f, 11)}, "expected a declaration");
+    sink.report(rule::parse_syntax_error, {sm.locate(g, 1), sm.locate(g, 2)}, "x");
+    Json log = diagnostics_to_sarif(sink, sm, "9.9.9");
+    EXPECT_EQ(log["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+              "my%20dir/%3Codd%3E%3Am.mo");
+    EXPECT_EQ(log["runs"][0]["results"][1]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+              "%3Cstdin%3E");
+    EXPECT_EQ(joined(sarif_problems(log)), "");
+}
+
 // The executable's output on flawed corpus models, each firing other rules.
 TEST(SarifSchema, CheckOutputOnFlawedModelsPasses) {
     const std::vector<std::string> models = {

@@ -206,7 +206,7 @@ TEST(ReportMarkdown, SimulationHasEventTableBeforeAfterValuesAndFinalValues) {
     EXPECT_NE(md.find("Simulated up to t = 0.2 (stop time 0.2); it stopped because the stop time was "
                       "reached (`stop-time`).\n"),
               std::string::npos);
-    EXPECT_NE(md.find("| # | Time | From | To | Verdict |\n|---|---|---|---|---|\n"
+    EXPECT_NE(md.find("| # | Time | From | To | Verdict |\n|---|----------------------|--------------------------|--------------------------|------------|\n"
                       "| 1 | 0.1 | `taut=false` | `taut=true` | impulsive |\n"),
               std::string::npos);
     EXPECT_NE(md.find("| `x` | 0.6 | 0.6 |   |\n| `y` | -0.8 | -0.8 |   |\n"
@@ -271,6 +271,7 @@ TEST(ReportMarkdown, HelpersFenceAndEscape) {
     EXPECT_EQ(md::code_block({"~~~ inner", "x"}), "~~~~\n~~~ inner\nx\n~~~~\n");
     EXPECT_EQ(md::text("a_b<c>\x01"), "a\\_b\\<c\\> ");
     EXPECT_EQ(md::table({"A", "B"}, {{"1"}}), "| A | B |\n|---|---|\n| 1 |   |\n");
+    EXPECT_EQ(md::table({"A", "B"}, {{"1", "2"}}, {5, 1}), "| A | B |\n|-----|---|\n| 1 | 2 |\n");
 }
 
 // ---- JSON and determinism ----------------------------------------------------------------
@@ -324,7 +325,8 @@ TEST(ReportFiles, FooterHoldsTimestampAndVersionUnlessReproducible) {
     o.tool_version = "9.9.9";
     o.command_line = "modeaudit report m.mo";
     std::string md = render_markdown(cup_and_ball(false), o, nullptr, "");
-    EXPECT_NE(md.find("\n---\n\n*Footer, differs between runs (`--reproducible` leaves it out):* generated "
+    EXPECT_NE(md.find("\n---\n\n*Provenance:* report by modeaudit 9.9.9; input `corpus/good/cup_and_ball.mo`.\n\n"
+                      "*Footer, differs between runs (`--reproducible` leaves it out):* generated "
                       "2030-01-02T03:04:05Z by modeaudit 9.9.9; command `modeaudit report m.mo`.\n"),
               std::string::npos)
         << md;
