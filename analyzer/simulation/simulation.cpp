@@ -327,6 +327,7 @@ private:
     std::map<int, std::unique_ptr<ModeSystem>>& systems_;
     std::map<int, std::unique_ptr<Integrator>> integrators_;
     sim::SearchWork work_;
+    std::vector<double> surface_x_;
     SimulationResult result_;
 };
 
@@ -393,9 +394,23 @@ SimulationResult SimulationDriver::run() {
         check_asserts(seg, *sys, nullptr, nullptr, t, t, x, y);
         seg.max_drift = sys->constraint_residual(t, x.data());
         sample(t, x);
-        std::vector<bool> armed;
-        for (std::size_t g = 0; g < sys->guards().size(); ++g)
-            armed.push_back(sys->guard_value(g, t, x.data()) < -o_.guard_zero_tolerance);
+        std::vector<bool> armed, on_surface;
+        for (std::size_t g = 0; g < sys->guards().size(); ++g) {
+            const double v = sys->guard_value(g, t, x.data());
+            armed.push_back(v < -o_.guard_zero_tolerance);
+            // After an event: a guard of the new mode that is ~0 at the
+            // restart (it shares the switching surface with the guard that
+            // fired, but is another condition) and then grows without ever
+            // being negative means both modes' flows point across the
+            // surface: chattering.
+            // The guard that fired staying positive is no such crossing
+            // (a when-condition that remains true fires once).
+            bool fired_before = false;
+            if (!result_.events.empty())
+                for (const std::string& text : result_.events.back().guards)
+                    fired_before = fired_before || text == sys->guards()[g].text;
+            on_surface.push_back(!result_.events.empty() && !fired_before && std::fabs(v) <= o_.guard_zero_tolerance);
+        }
         try {
             integ.start(t, x, y, stop_time);
         } catch (const std::exception& e) {
@@ -452,6 +467,29 @@ SimulationResult SimulationDriver::run() {
                             "event search for guard {} gave up in [{:.12g}, {:.12g}] (work limit): crossings there may be missed",
                             sys->guards()[g].text, p.t0, p.t1));
                     if (r.found) crossings.emplace_back(r.time, g);
+                }
+                if (crossings.empty() && std::find(on_surface.begin(), on_surface.end(), true) != on_surface.end()) {
+                    std::vector<double>& end = surface_x_;
+                    end.resize(p.n);
+                    for (std::size_t g = 0; g < sys->guards().size(); ++g) {
+                        if (armed[g]) on_surface[g] = false;
+                        if (!on_surface[g]) continue;
+                        p.value(p.t1, end.data());
+                        if (!(sys->guard_value(g, p.t1, end.data()) > o_.guard_zero_tolerance)) continue;
+                        const EventRecord& last = result_.events.back();
+                        close_segment(integ.previous_time());
+                        sys->solve_leading(integ.previous_time(), x.data(), y.data());  // best effort
+                        finish_values(*sys, x, y);
+                        result_.chattering = true;
+                        result_.zeno_time = last.time;
+                        stop(StopReason::Zeno,
+                             fmt::format("chattering at t = {:.12g}: right after the switch '{}' -> '{}' the guard {} of "
+                                         "mode '{}' is already crossing zero; both modes' flows point across the "
+                                         "switching surface (a sliding motion the model does not define), so the mode "
+                                         "would switch back and forth with vanishing spacing",
+                                         last.time, last.from_id, last.to_id, sys->guards()[g].text, sys->mode_id()));
+                        return result_;
+                    }
                 }
                 if (!crossings.empty()) {
                     std::sort(crossings.begin(), crossings.end());

@@ -26,8 +26,16 @@
 // t_n + dt_n r / (1 - r) lies before the stop time, the run stops once the
 // last spacing is below `zeno_spacing_fraction` of the time to accumulation,
 // with stopped_because = zeno and that estimate; several events closer than
-// `min_event_spacing` in a row (chattering) stop it too, with the same
-// reason: chattering is not reported as a distinct finding yet.
+// `min_event_spacing` in a row stop it too.
+//
+// Chattering (SimulationResult::chattering, stopped_because = zeno, the
+// closest of the contract's reasons): right after an event, a guard of the
+// new mode, other than those that fired, that is zero at the restart (the
+// same switching surface) and then becomes positive without having been
+// negative. Both modes' flows then
+// point across the surface (a relay without hysteresis, a sliding mode):
+// the guard cannot be armed (no-sticking rule, event_detection.h), so
+// without this check the run would slide through the surface silently.
 //
 // Asserts (Mode::asserts): when an assert's margins are functions of the
 // states and time (directly, or through the symbolic solution of an affine
@@ -165,7 +173,11 @@ struct Sample {
 struct SimulationResult {
     StopReason stopped_because = StopReason::SolverFailure;
     double end_time = 0;
-    std::optional<double> zeno_time;        // estimated accumulation time
+    std::optional<double> zeno_time;        // estimated accumulation time (chattering: the switch's time)
+    // Stopped as zeno because of chattering: right after a switch, a guard
+    // of the new mode already crosses zero (a sliding motion), not a
+    // geometric accumulation of events.
+    bool chattering = false;
     std::vector<EventRecord> events;
     std::vector<SegmentRecord> segments;
     std::map<std::string, double> final_values;  // states, solved variables and their aliases

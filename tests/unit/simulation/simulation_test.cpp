@@ -427,6 +427,53 @@ TEST(Simulation, CompiledModesAreReusedAcrossRuns) {
                  std::invalid_argument);
 }
 
+// A relay without hysteresis: at x = 1 the mode switches to der(x) = -1,
+// whose guard x < 1 is zero there and crosses at once. Reported as
+// chattering (not silently slid through: x would end at -0.5), while the
+// same relay with hysteresis switches back and forth at the expected times.
+TEST(Simulation, RelayWithoutHysteresisChattersWithHysteresisItSwitches) {
+    const char* model = R"(
+model Relay
+  Real x(start = 0.5, fixed = true);
+  Boolean on(start = false);
+equation
+  der(x) = if on then -1 else 1;
+  when x > 1 then
+    on = true;
+  end when;
+  when x < LOW then
+    on = false;
+  end when;
+  annotation(experiment(StopTime = 1.9));
+end Relay;)";
+    auto run = [&](const std::string& low) {
+        std::string text = model;
+        text.replace(text.find("LOW"), 3, low);
+        testing::FrontEnd fe(text, "structure");
+        EXPECT_TRUE(fe.state.structure) << fe.diagnostics();
+        return simulate(fe.flat(), fe.modes(), *fe.state.structure, {}, supplied_restart(*fe.state.structure));
+    };
+    SimulationResult chatter = run("1");
+    EXPECT_EQ(chatter.stopped_because, StopReason::Zeno);
+    EXPECT_TRUE(chatter.chattering);
+    ASSERT_EQ(chatter.events.size(), 1u);
+    EXPECT_NEAR(chatter.events[0].time, 0.5, 1e-10);
+    ASSERT_TRUE(chatter.zeno_time.has_value());
+    EXPECT_NEAR(*chatter.zeno_time, 0.5, 1e-10);
+    EXPECT_LT(chatter.end_time, 0.5 + 0.1);
+    ASSERT_FALSE(chatter.messages.empty());
+    EXPECT_NE(chatter.messages.back().find("chattering"), std::string::npos) << chatter.messages.back();
+
+    SimulationResult hysteresis = run("0.5");
+    EXPECT_EQ(hysteresis.stopped_because, StopReason::StopTime)
+        << (hysteresis.messages.empty() ? "" : hysteresis.messages.front());
+    EXPECT_FALSE(hysteresis.chattering);
+    const std::vector<double> expected{0.5, 1.0, 1.5};
+    ASSERT_EQ(hysteresis.events.size(), expected.size());
+    for (std::size_t k = 0; k < expected.size(); ++k) EXPECT_NEAR(hysteresis.events[k].time, expected[k], 1e-10) << k;
+    EXPECT_NEAR(hysteresis.final_values.at("x"), 0.6, 1e-10);
+}
+
 TEST(Simulation, TangentGuardIsNoEvent) {
     const char* model = R"(
 model Touch
