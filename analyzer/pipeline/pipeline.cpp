@@ -87,25 +87,22 @@ void dump_verification_stage(const PipelineState& s, std::ostream& out) {
 StageOutcome run_simulation(PipelineState& s, const RunOptions& o) {
     try {
         RestartFunction restart = derived_restart(*s.structure, *s.restarts);
-        s.simulation = std::make_unique<SimulationResult>(simulate(*s.flat, *s.modes, *s.structure, o.simulation, restart));
+        CompiledModes compiled;  // both runs share the compiled modes
+        s.simulation = std::make_unique<SimulationResult>(
+            simulate(*s.flat, *s.modes, *s.structure, o.simulation, restart, &compiled));
         if (o.sensitivity) {
             SimulationOptions tight = o.simulation;
             tight.rtol /= 10;
             tight.atol /= 10;
             tight.record_steps = false;
-            SimulationResult t = simulate(*s.flat, *s.modes, *s.structure, tight, restart);
+            const ToleranceComparison c =
+                compare_tolerances(*s.simulation, simulate(*s.flat, *s.modes, *s.structure, tight, restart, &compiled));
             auto& sv = s.sensitivity;
             sv.ran = true;
             sv.rtol = tight.rtol;
-            const auto& a = s.simulation->events;
-            sv.same_events = a.size() == t.events.size() && t.stopped_because == s.simulation->stopped_because;
-            for (std::size_t k = 0; k < a.size() && k < t.events.size(); ++k) {
-                sv.same_events = sv.same_events && a[k].to == t.events[k].to;
-                sv.max_event_shift = std::max(sv.max_event_shift, std::abs(a[k].time - t.events[k].time));
-            }
-            for (const auto& [name, v] : s.simulation->final_values)
-                if (auto it = t.final_values.find(name); it != t.final_values.end())
-                    sv.max_final_difference = std::max(sv.max_final_difference, std::abs(v - it->second));
+            sv.same_events = c.same_events;
+            sv.max_event_shift = c.max_event_shift;
+            sv.max_final_difference = c.max_final_difference;
         }
     } catch (const std::invalid_argument& e) {
         auto r = std::make_unique<SimulationResult>();

@@ -46,8 +46,10 @@ void DenseLu::solve(double* b) const {
     }
 }
 
-bool min_norm_correction(const std::vector<double>& jac, std::size_t m, std::size_t n, const double* r, double* dx) {
-    std::vector<double> jjt(m * m, 0.0);
+bool min_norm_correction(const std::vector<double>& jac, std::size_t m, std::size_t n, const double* r, double* dx,
+                         MinNormWork& work) {
+    std::vector<double>& jjt = work.jjt;
+    jjt.assign(m * m, 0.0);
     double trace = 0;
     for (std::size_t i = 0; i < m; ++i)
         for (std::size_t k = 0; k < m; ++k) {
@@ -57,9 +59,10 @@ bool min_norm_correction(const std::vector<double>& jac, std::size_t m, std::siz
             if (i == k) trace = std::max(trace, s);
         }
     for (std::size_t i = 0; i < m; ++i) jjt[i * m + i] += 1e-13 * trace;
-    DenseLu lu;
+    DenseLu& lu = work.lu;
     if (!lu.factor(jjt.data(), m)) return false;
-    std::vector<double> w(r, r + m);
+    std::vector<double>& w = work.w;
+    w.assign(r, r + m);
     lu.solve(w.data());
     for (std::size_t j = 0; j < n; ++j) {
         double s = 0;

@@ -30,6 +30,13 @@ private:
 // full row rank (m <= n): dx = -J^T (J J^T)^{-1} r. A tiny multiple of the
 // identity is added to J J^T so that redundant but consistent rows do not
 // make it singular. False when it is singular even so.
-bool min_norm_correction(const std::vector<double>& jac, std::size_t m, std::size_t n, const double* r, double* dx);
+// `work` is scratch space kept by the caller between calls (no allocation
+// once it has grown to size).
+struct MinNormWork {
+    std::vector<double> jjt, w;
+    DenseLu lu;
+};
+bool min_norm_correction(const std::vector<double>& jac, std::size_t m, std::size_t n, const double* r, double* dx,
+                         MinNormWork& work);
 
 }  // namespace modeaudit::sim

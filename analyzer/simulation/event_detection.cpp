@@ -1,6 +1,7 @@
 #include "simulation/event_detection.h"
 
 #include <algorithm>
+#include <cfenv>
 #include <cmath>
 #include <utility>
 
@@ -16,14 +17,22 @@ void StatePolynomial::value(double t, double* x) const {
 }
 
 void StatePolynomial::enclose(double a, double b, Interval* x) const {
+    RoundingScope scope;
+    std::vector<FastInterval> work, out(n);
+    enclose_in_scope(a, b, out.data(), work);
+    for (std::size_t i = 0; i < n; ++i) x[i] = Interval(out[i].lower(), out[i].upper());
+}
+
+void StatePolynomial::enclose_in_scope(double a, double b, FastInterval* x, std::vector<FastInterval>& work) const {
     namespace bn = boost::numeric;
     using FI = FastInterval;
-    RoundingScope scope;
     const double mid = a + (b - a) / 2;
     const FI shift = FI(mid, mid) - FI(center, center);
     const FI tau = FI(a, b) - FI(mid, mid);
     const std::size_t q = static_cast<std::size_t>(degree);
-    std::vector<FI> c(q + 1), powers(q + 1);
+    if (work.size() < 2 * (q + 1)) work.resize(2 * (q + 1));
+    FI* c = work.data();
+    FI* powers = c + (q + 1);
     powers[0] = FI(1.0, 1.0);
     for (std::size_t k = 1; k <= q; ++k) powers[k] = bn::pow(tau, static_cast<int>(k));
     for (std::size_t i = 0; i < n; ++i) {
@@ -33,46 +42,82 @@ void StatePolynomial::enclose(double a, double b, Interval* x) const {
             for (std::size_t k = q - 1; k + 1 > j; --k) c[k] += shift * c[k + 1];
         FI sum = c[0];
         for (std::size_t k = 1; k <= q; ++k) sum += c[k] * powers[k];
-        x[i] = Interval(sum.lower(), sum.upper());
+        x[i] = sum;
+    }
+}
+
+void StatePolynomial::enclose_quickly_in_scope(double a, double b, FastInterval* x) const {
+    using FI = FastInterval;
+    const FI s = FI(a, b) - FI(center, center);
+    const std::size_t q = static_cast<std::size_t>(degree);
+    for (std::size_t i = 0; i < n; ++i) {
+        FI sum(coeff[q * n + i], coeff[q * n + i]);
+        for (std::size_t k = q; k-- > 0;) sum = sum * s + FI(coeff[k * n + i], coeff[k * n + i]);
+        x[i] = sum;
     }
 }
 
 namespace {
 
-bool unknown(const Interval& g) { return std::isnan(g.lower()) || std::isnan(g.upper()); }
+bool unknown(const FastInterval& g) { return std::isnan(g.lower()) || std::isnan(g.upper()); }
 
-class GuardOnPolynomial {
+// A tape (inputs states..., time) composed with the interpolant, at points
+// (round-to-nearest) and over sub-intervals (upward rounding). The rounding
+// mode is switched once for a run of enclosures, not per enclosure: the
+// scope is opened by the first enclosure and closed before a point value.
+class TapeOnPolynomial {
 public:
-    GuardOnPolynomial(const StatePolynomial& p, const Tape& guard) : p_(p), guard_(guard), x_(p.n + 1), ix_(p.n + 1) {}
-
-    double at(double t) {
-        p_.value(t, x_.data());
-        x_[p_.n] = t;
-        double g = 0;
-        guard_.evaluate(x_.data(), &g);
-        return g;
+    TapeOnPolynomial(const StatePolynomial& p, const Tape& tape, SearchWork& w) : p_(p), tape_(tape), w_(w) {
+        w_.x.resize(p.n + 1);
+        w_.ix.resize(p.n + 1);
+        w_.out.resize(tape.output_count());
+        w_.iout.resize(tape.output_count());
     }
-    Interval over(double a, double b) {
-        p_.enclose(a, b, ix_.data());
-        ix_[p_.n] = Interval(a, b);
-        Interval g;
-        guard_.evaluate(ix_.data(), &g);
-        return g;
+
+    ~TapeOnPolynomial() { close(); }
+    TapeOnPolynomial(const TapeOnPolynomial&) = delete;
+    TapeOnPolynomial& operator=(const TapeOnPolynomial&) = delete;
+
+    const double* at(double t) {
+        close();
+        p_.value(t, w_.x.data());
+        w_.x[p_.n] = t;
+        tape_.evaluate(w_.x.data(), w_.out.data());
+        return w_.out.data();
+    }
+    const FastInterval* over(double a, double b, bool quickly = false) {
+        if (!open_) {
+            // What RoundingScope does (interval.h): save the caller's mode, round upward.
+            saved_ = std::fegetround();
+            std::fesetround(FE_UPWARD);
+            open_ = true;
+        }
+        if (quickly) p_.enclose_quickly_in_scope(a, b, w_.ix.data());
+        else p_.enclose_in_scope(a, b, w_.ix.data(), w_.poly);
+        w_.ix[p_.n] = FastInterval(a, b);
+        tape_.evaluate_in_scope(w_.ix.data(), w_.iout.data(), tape_.group_count());
+        return w_.iout.data();
     }
 
 private:
     const StatePolynomial& p_;
-    const Tape& guard_;
-    std::vector<double> x_;
-    std::vector<Interval> ix_;
+    const Tape& tape_;
+    SearchWork& w_;
+    bool open_ = false;
+    int saved_ = FE_TONEAREST;
+
+    void close() {
+        if (open_) std::fesetround(saved_);
+        open_ = false;
+    }
 };
 
 // g(lo) <= 0 < g(hi): bisection down to adjacent doubles; returns hi.
-double locate(GuardOnPolynomial& g, double lo, double hi) {
+double locate(TapeOnPolynomial& g, double lo, double hi) {
     for (int it = 0; it < 200; ++it) {
         const double m = lo + (hi - lo) / 2;
         if (!(m > lo && m < hi)) break;
-        if (g.at(m) > 0) hi = m;
+        if (g.at(m)[0] > 0) hi = m;
         else lo = m;
     }
     return hi;
@@ -82,11 +127,19 @@ double locate(GuardOnPolynomial& g, double lo, double hi) {
 
 CrossingResult first_upward_crossing(const StatePolynomial& p, const Tape& guard, double a, double b, bool armed,
                                      const CrossingOptions& options) {
+    SearchWork work;
+    return first_upward_crossing(p, guard, a, b, armed, options, work);
+}
+
+CrossingResult first_upward_crossing(const StatePolynomial& p, const Tape& guard, double a, double b, bool armed,
+                                     const CrossingOptions& options, SearchWork& work) {
     CrossingResult res;
     res.armed = armed;
-    GuardOnPolynomial g(p, guard);
+    TapeOnPolynomial g(p, guard, work);
     const double tol = options.time_tolerance * std::max({1.0, std::fabs(a), std::fabs(b)});
-    std::vector<std::pair<double, double>> stack{{a, b}};
+    auto& stack = work.stack;
+    stack.clear();
+    stack.emplace_back(a, b);
     while (!stack.empty()) {
         auto [lo, hi] = stack.back();
         stack.pop_back();
@@ -94,7 +147,11 @@ CrossingResult first_upward_crossing(const StatePolynomial& p, const Tape& guard
             res.exhausted = true;
             break;
         }
-        const Interval v = g.over(lo, hi);
+        FastInterval v = g.over(lo, hi, true)[0];
+        if (unknown(v) || !(v.upper() < -options.zero_tolerance || (v.lower() > 0 && !res.armed))) {
+            ++res.enclosures;
+            v = g.over(lo, hi)[0];  // the quick enclosure does not decide: the tight one
+        }
         const bool unsure = unknown(v);
         if (!unsure && v.upper() < 0) {
             if (v.upper() < -options.zero_tolerance) res.armed = true;
@@ -117,24 +174,98 @@ CrossingResult first_upward_crossing(const StatePolynomial& p, const Tape& guard
         }
         if (!res.armed) continue;  // an undecided sliver cannot arm the guard
         // The last sub-interval: decide by points.
-        const double glo = g.at(lo);
+        const double glo = g.at(lo)[0];
         if (glo > 0) {
             res.found = true;
             res.time = lo;
             return res;
         }
         const double mid = lo + (hi - lo) / 2;
-        if (g.at(hi) > 0) {
+        if (g.at(hi)[0] > 0) {
             res.found = true;
             res.time = locate(g, lo, hi);
             return res;
         }
-        if (mid > lo && mid < hi && g.at(mid) > 0) {
+        if (mid > lo && mid < hi && g.at(mid)[0] > 0) {
             res.found = true;
             res.time = locate(g, lo, mid);
             return res;
         }
         ++res.touches;  // near zero, never positive: a tangency (or a window below the tolerance)
+    }
+    return res;
+}
+
+ViolationResult first_violation(const StatePolynomial& p, const Tape& tape, const ConditionSearch& condition, double a,
+                                double b, const CrossingOptions& options, SearchWork& work) {
+    ViolationResult res;
+    TapeOnPolynomial g(p, tape, work);
+    const double tol = options.time_tolerance * std::max({1.0, std::fabs(a), std::fabs(b)});
+    // Holds at `ok`, fails at `bad`: bisection on points down to adjacent
+    // doubles; returns the failing end.
+    auto locate_failure = [&](double ok, double bad) {
+        for (int it = 0; it < 200; ++it) {
+            const double m = ok + (bad - ok) / 2;
+            if (!(m > std::min(ok, bad) && m < std::max(ok, bad))) break;
+            if (condition.at(g.at(m))) ok = m;
+            else bad = m;
+        }
+        return bad;
+    };
+    auto& stack = work.stack;
+    stack.clear();
+    stack.emplace_back(a, b);
+    double last_ok = a;  // the latest point known to satisfy the condition (a point check or a certified sub-interval)
+    bool have_ok = false;
+    while (!stack.empty()) {
+        auto [lo, hi] = stack.back();
+        stack.pop_back();
+        if (++res.enclosures > options.max_enclosures) {
+            res.exhausted = true;
+            break;
+        }
+        Truth truth = condition.over(g.over(lo, hi, true));
+        if (truth == Truth::Unknown) {
+            ++res.enclosures;
+            truth = condition.over(g.over(lo, hi));
+        }
+        if (truth == Truth::True) {
+            last_ok = hi;
+            have_ok = true;
+            continue;
+        }
+        if (truth == Truth::False) {
+            // Everything before lo held; the failure starts at lo (to the
+            // overestimation of the enclosure, refined on points).
+            res.found = true;
+            res.time = have_ok && last_ok < lo && condition.at(g.at(last_ok)) ? locate_failure(last_ok, lo) : lo;
+            return res;
+        }
+        if (hi - lo > tol) {
+            const double mid = lo + (hi - lo) / 2;
+            if (mid > lo && mid < hi) {
+                stack.emplace_back(mid, hi);
+                stack.emplace_back(lo, mid);
+                continue;
+            }
+        }
+        // The finest sub-interval: decide by points, in time order.
+        const double mid = lo + (hi - lo) / 2;
+        const double points[3] = {lo, mid, hi};
+        bool failed = false;
+        for (double t : points) {
+            if (condition.at(g.at(t))) {
+                last_ok = t;
+                have_ok = true;
+                continue;
+            }
+            res.found = true;
+            res.time = have_ok && last_ok < t ? locate_failure(last_ok, t) : t;
+            failed = true;
+            break;
+        }
+        if (failed) return res;
+        ++res.undecided;
     }
     return res;
 }

@@ -32,6 +32,8 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
+#include <utility>
 #include <vector>
 
 #include "simulation/interval.h"
@@ -50,6 +52,14 @@ struct StatePolynomial {
     void value(double t, double* x) const;
     // Enclosures of every state over [a, b].
     void enclose(double a, double b, Interval* x) const;
+    // The same inside a RoundingScope the caller keeps open; `work` is
+    // scratch space (2 (degree + 1) entries, grown as needed).
+    void enclose_in_scope(double a, double b, FastInterval* x, std::vector<FastInterval>& work) const;
+    // A cheaper, wider enclosure (inside a RoundingScope): Horner's scheme in
+    // interval arithmetic over [a, b] - center, O(degree) per state instead
+    // of the O(degree^2) shift. The searches try it on the whole step first
+    // and fall back to the shifted enclosure only when it does not decide.
+    void enclose_quickly_in_scope(double a, double b, FastInterval* x) const;
 };
 
 struct CrossingOptions {
@@ -67,9 +77,47 @@ struct CrossingResult {
     bool exhausted = false;     // stopped by max_enclosures (the result is then not guaranteed)
 };
 
+// Scratch space of the searches, kept by the caller so that a search
+// allocates nothing once it has grown to size (one per thread).
+struct SearchWork {
+    std::vector<double> x, out;
+    std::vector<FastInterval> ix, iout, poly;
+    std::vector<std::pair<double, double>> stack;
+};
+
 // The earliest upward crossing of the guard (a tape with inputs states...,
 // time and one output) in [a, b], a subset of [p.t0, p.t1].
 CrossingResult first_upward_crossing(const StatePolynomial& p, const Tape& guard, double a, double b, bool armed,
+                                     const CrossingOptions& options, SearchWork& work);
+CrossingResult first_upward_crossing(const StatePolynomial& p, const Tape& guard, double a, double b, bool armed,
                                      const CrossingOptions& options = {});
+
+// ---- conditions that must hold along the interpolant (asserts) -------------
+//
+// The same search for the first time in [a, b] at which a condition over
+// the outputs of a tape (inputs states..., time) fails: sub-intervals in time
+// order, each enclosed; where the condition is certainly true it is skipped,
+// where it is certainly false the violation starts there, where undecided it
+// is bisected down to the time tolerance and then decided by point values.
+// So a violation on a window far narrower than the step is found, and the
+// first one is located (to the tolerance, then by bisection on points).
+enum class Truth { False, True, Unknown };
+struct ConditionSearch {
+    // The condition's truth over enclosures of the tape's outputs.
+    std::function<Truth(const FastInterval* outputs)> over;
+    // Its truth at a point.
+    std::function<bool(const double* outputs)> at;
+};
+
+struct ViolationResult {
+    bool found = false;
+    double time = 0;             // the first violation: the condition fails at this point of the interpolant
+    std::size_t undecided = 0;   // finest sub-intervals left undecided with the condition holding at their points
+    std::size_t enclosures = 0;
+    bool exhausted = false;      // stopped by max_enclosures (not guaranteed)
+};
+
+ViolationResult first_violation(const StatePolynomial& p, const Tape& tape, const ConditionSearch& condition, double a,
+                                double b, const CrossingOptions& options, SearchWork& work);
 
 }  // namespace modeaudit::sim

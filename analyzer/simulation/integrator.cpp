@@ -50,12 +50,14 @@ Integrator::Integrator(const ModeSystem& system, const IntegratorOptions& option
     check(SUNContext_Create(nullptr, &ctx), "SUNContext_Create");
     context_ = ctx;
     y_ = N_VNew_Serial(n, ctx);
+    dky_ = N_VNew_Serial(n, ctx);
     matrix_ = SUNDenseMatrix(n, n, ctx);
     solver_ = SUNLinSol_Dense(vec(y_), static_cast<SUNMatrix>(matrix_), ctx);
     cvode_ = CVodeCreate(CV_BDF, ctx);
-    if (!y_ || !matrix_ || !solver_ || !cvode_) throw std::runtime_error("CVODE: out of memory");
+    if (!y_ || !dky_ || !matrix_ || !solver_ || !cvode_) throw std::runtime_error("CVODE: out of memory");
     x_.assign(sys_.state_count(), 0.0);
     lead_.assign(sys_.leading_count(), 0.0);
+    trial_.assign(sys_.leading_count(), 0.0);
     work_.assign(sys_.state_count() * sys_.state_count(), 0.0);
 }
 
@@ -64,6 +66,7 @@ Integrator::~Integrator() {
     if (solver_) SUNLinSolFree(static_cast<SUNLinearSolver>(solver_));
     if (matrix_) SUNMatDestroy(static_cast<SUNMatrix>(matrix_));
     if (y_) N_VDestroy(vec(y_));
+    if (dky_) N_VDestroy(vec(dky_));
     if (context_) {
         SUNContext ctx = static_cast<SUNContext>(context_);
         SUNContext_Free(&ctx);
@@ -111,15 +114,16 @@ bool Integrator::step(std::string& error) {
     return true;
 }
 
-StatePolynomial Integrator::interpolant() const {
-    StatePolynomial p;
+const StatePolynomial& Integrator::interpolant() const {
+    StatePolynomial& p = poly_;
     p.t0 = t_prev_;
     p.t1 = t_;
     p.center = t_;
     p.n = x_.size();
+    p.coeff.clear();
     int q = 1;
     CVodeGetLastOrder(cvode_, &q);
-    N_Vector dky = N_VClone(vec(y_));
+    N_Vector dky = vec(dky_);
     double factorial = 1;
     for (int k = 0; k <= q; ++k) {
         if (k > 0) factorial *= k;
@@ -130,7 +134,6 @@ StatePolynomial Integrator::interpolant() const {
         const double* d = N_VGetArrayPointer(dky);
         for (std::size_t i = 0; i < p.n; ++i) p.coeff.push_back(d[i] / factorial);
     }
-    N_VDestroy(dky);
     p.degree = std::max(q, 0);
     return p;
 }
@@ -140,33 +143,47 @@ bool Integrator::values_at(double t, std::vector<double>& x, std::vector<double>
     if (t == t_) {
         x = x_;
     } else {
-        N_Vector v = N_VClone(vec(y_));
+        N_Vector v = vec(dky_);
         const int flag = CVodeGetDky(cvode_, t, 0, v);
-        if (flag >= 0) std::copy(N_VGetArrayPointer(v), N_VGetArrayPointer(v) + x_.size(), x.begin());
-        N_VDestroy(v);
         if (flag < 0) return false;
+        std::copy(N_VGetArrayPointer(v), N_VGetArrayPointer(v) + x_.size(), x.begin());
     }
-    y = lead_;
+    y.resize(lead_.size());
+    std::copy(lead_.begin(), lead_.end(), y.begin());
     if (!sys_.solve_leading(t, x.data(), y.data())) return false;
-    lead_ = y;
+    std::copy(y.begin(), y.end(), lead_.begin());
+    return true;
+}
+
+bool Integrator::states_at(double t, std::vector<double>& x) const {
+    x.resize(x_.size());
+    if (t == t_) {
+        std::copy(x_.begin(), x_.end(), x.begin());
+        return true;
+    }
+    N_Vector v = vec(dky_);
+    if (CVodeGetDky(cvode_, t, 0, v) < 0) return false;
+    std::copy(N_VGetArrayPointer(v), N_VGetArrayPointer(v) + x_.size(), x.begin());
     return true;
 }
 
 int Integrator::rhs(double t, const double* x, double* xdot) {
     ++stats_.rhs_evaluations;
-    std::vector<double> y = lead_;
+    std::vector<double>& y = trial_;
+    std::copy(lead_.begin(), lead_.end(), y.begin());
     if (!sys_.solve_leading(t, x, y.data())) {
         ++stats_.newton_failures;
         return 1;  // recoverable: CVODE retries with a smaller step
     }
-    lead_ = y;
-    sys_.state_derivative(x, y.data(), xdot);
+    lead_.swap(y);
+    sys_.state_derivative(x, lead_.data(), xdot);
     return 0;
 }
 
 int Integrator::jacobian(double t, const double* x, double* jac_column_major) {
     ++stats_.jacobian_evaluations;
-    std::vector<double> y = lead_;
+    std::vector<double>& y = trial_;
+    std::copy(lead_.begin(), lead_.end(), y.begin());
     if (!sys_.solve_leading(t, x, y.data())) return 1;
     const std::size_t n = x_.size();
     if (!sys_.ode_jacobian(t, x, y.data(), work_.data())) return 1;
@@ -178,7 +195,8 @@ int Integrator::jacobian(double t, const double* x, double* jac_column_major) {
 int Integrator::projection(double t, const double* x, double* corr, double* err) {
     ++stats_.projections;
     const std::size_t n = x_.size();
-    std::vector<double> p(x, x + n);
+    std::vector<double>& p = work_;  // n * n >= n entries
+    std::copy(x, x + n, p.begin());
     double before = 0;
     if (!sys_.project(t, p.data(), err, &before)) return 1;
     stats_.max_drift_before_projection = std::max(stats_.max_drift_before_projection, before);

@@ -57,10 +57,13 @@ public:
     double time() const { return t_; }
     double previous_time() const { return t_prev_; }
     const std::vector<double>& states() const { return x_; }
-    // The interpolant of the last step over [previous_time(), time()].
-    StatePolynomial interpolant() const;
+    // The interpolant of the last step over [previous_time(), time()]; the
+    // reference stays valid (and is overwritten) until the next call.
+    const StatePolynomial& interpolant() const;
     // States and solved leading variables at t in the last step.
     bool values_at(double t, std::vector<double>& x, std::vector<double>& y) const;
+    // The states alone (no solve).
+    bool states_at(double t, std::vector<double>& x) const;
 
     const IntegratorStats& stats() const { return stats_; }
     const ModeSystem& system() const { return sys_; }
@@ -76,12 +79,15 @@ private:
     void* context_ = nullptr;  // SUNContext
     void* cvode_ = nullptr;
     void* y_ = nullptr;        // N_Vector
+    void* dky_ = nullptr;      // N_Vector: scratch for CVodeGetDky
     void* matrix_ = nullptr;   // SUNMatrix
     void* solver_ = nullptr;   // SUNLinearSolver
     bool initialized_ = false;
     double t_ = 0, t_prev_ = 0, stop_ = 0;
     std::vector<double> x_;
     mutable std::vector<double> lead_;  // warm start of the Newton iteration
+    std::vector<double> trial_;         // Newton iterate (lead_ is kept when it fails)
+    mutable StatePolynomial poly_;
     std::vector<double> work_;
     IntegratorStats stats_;
 };

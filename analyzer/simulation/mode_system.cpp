@@ -112,6 +112,7 @@ ModeSystem::ModeSystem(const FlatModel& flat, const ModeSet& modes, int mode_ind
     constant_ = true;
     for (std::size_t i = 0; i < down.size(); ++i) {
         for (std::size_t j = 0; j < leading_.size(); ++j) {
+            if (!down[i].has(leading_[j])) continue;  // has() is far cheaper than a zero diff()
             ex d = down[i].diff(leading_[j]);
             if (d.is_zero()) continue;
             fy_.emplace_back(i, j);
@@ -120,6 +121,7 @@ ModeSystem::ModeSystem(const FlatModel& flat, const ModeSet& modes, int mode_ind
             if (!GiNaC::is_a<GiNaC::numeric>(d)) constant_ = false;
         }
         for (std::size_t j = 0; j < states_.size(); ++j) {
+            if (!down[i].has(states_[j])) continue;
             ex d = down[i].diff(states_[j]);
             if (d.is_zero()) continue;
             fx_.emplace_back(i, j);
@@ -138,6 +140,7 @@ ModeSystem::ModeSystem(const FlatModel& flat, const ModeSet& modes, int mode_ind
     up_rows_ = up.size();
     for (std::size_t i = 0; i < up.size(); ++i)
         for (std::size_t j = 0; j < states_.size(); ++j) {
+            if (!up[i].has(states_[j])) continue;
             ex d = up[i].diff(states_[j]);
             if (d.is_zero()) continue;
             upx_.emplace_back(i, j);
@@ -149,6 +152,18 @@ ModeSystem::ModeSystem(const FlatModel& flat, const ModeSet& modes, int mode_ind
 
     // Guards, in the states.
     std::optional<GiNaC::exmap> solved;  // leading -> expression in states (affine F_DOWN only)
+    auto solve_symbolically = [&]() -> const GiNaC::exmap& {
+        if (!solved) {
+            GiNaC::lst eqs, syms;
+            for (const ex& d : down) eqs.append(d == 0);
+            for (const GiNaC::symbol& s : leading_) syms.append(s);
+            ex sol = GiNaC::lsolve(eqs, syms);
+            solved = GiNaC::exmap{};
+            if (sol.nops() == leading_.size())
+                for (std::size_t k = 0; k < sol.nops(); ++k) (*solved)[sol.op(k).lhs()] = sol.op(k).rhs();
+        }
+        return *solved;
+    };
     for (std::size_t ti = 0; ti < modes.transitions.size(); ++ti) {
         const Transition& t = modes.transitions[ti];
         if (t.from != mode_index) continue;
@@ -158,17 +173,9 @@ ModeSystem::ModeSystem(const FlatModel& flat, const ModeSet& modes, int mode_ind
         ex e = t.guard.subs(params, kExactSubs);
         if (has_any(e, leading_)) {
             if (affine_) {
-                if (!solved) {
-                    GiNaC::lst eqs, syms;
-                    for (const ex& d : down) eqs.append(d == 0);
-                    for (const GiNaC::symbol& s : leading_) syms.append(s);
-                    ex sol = GiNaC::lsolve(eqs, syms);
-                    solved = GiNaC::exmap{};
-                    if (sol.nops() == leading_.size())
-                        for (std::size_t k = 0; k < sol.nops(); ++k) (*solved)[sol.op(k).lhs()] = sol.op(k).rhs();
-                }
-                if (solved->empty()) g.unsupported = "the index-reduced equations could not be solved symbolically";
-                else e = e.subs(*solved, kExactSubs).expand();
+                const GiNaC::exmap& sol = solve_symbolically();
+                if (sol.empty()) g.unsupported = "the index-reduced equations could not be solved symbolically";
+                else e = e.subs(sol, kExactSubs).expand();
             } else {
                 std::vector<std::string> used;
                 for (const GiNaC::symbol& s : leading_)
@@ -210,10 +217,40 @@ ModeSystem::ModeSystem(const FlatModel& flat, const ModeSet& modes, int mode_ind
                 c.unsupported = err.what();
             }
         }
+        if (c.unsupported.empty()) {
+            // The margins in the states and time, for the search along the
+            // interpolant (like the guards).
+            std::vector<ex> in_states = margins;
+            bool ok = true;
+            for (ex& e : in_states) {
+                if (!has_any(e, leading_)) continue;
+                if (!affine_ || solve_symbolically().empty()) {
+                    ok = false;
+                    break;
+                }
+                e = e.subs(solve_symbolically(), kExactSubs).expand();
+            }
+            if (ok) {
+                std::vector<GiNaC::symbol> inputs = states_;
+                inputs.push_back(flat.symbols.time());
+                try {
+                    c.state_tape = Tape(inputs, {in_states});
+                    c.on_interpolant = true;
+                } catch (const TapeError&) {
+                    c.on_interpolant = false;
+                }
+            }
+        }
         asserts_.push_back(std::move(c));
     }
     in_.resize(down_inputs.size());
     out_.resize(down_.output_count());
+    up_in_.resize(states_.size() + 1);
+    up_out_.resize(up_.output_count());
+    up_jac_.resize(up_rows_ * states_.size());
+    up_dx_.resize(states_.size());
+    up_je_.resize(up_rows_);
+    assert_in_.resize(down_inputs.size());
 }
 
 bool ModeSystem::solve_leading(double t, const double* x, double* y) const {
@@ -241,7 +278,7 @@ bool ModeSystem::solve_leading(double t, const double* x, double* y) const {
         }
         return true;
     }
-    DenseLu lu;
+    DenseLu& lu = newton_lu_;
     for (int it = 0; it < 30; ++it) {
         std::copy(y, y + m, in_.begin() + static_cast<std::ptrdiff_t>(n));
         down_.evaluate(in_.data(), out_.data(), 2);
@@ -282,10 +319,13 @@ bool ModeSystem::ode_jacobian(double t, const double* x, const double* y, double
     down_.evaluate(in_.data(), out_.data(), 3);
     mat_.assign(m * m, 0.0);
     for (std::size_t k = 0; k < fy_.size(); ++k) mat_[fy_[k].first * m + fy_[k].second] = out_[down_.group_begin(1) + k];
-    DenseLu lu;
+    DenseLu& lu = newton_lu_;
     if (!lu.factor(mat_.data(), m)) return false;
     // dy/dx, column by column: solve Fy * col = -Fx(:, j).
-    std::vector<double> dydx(m * n, 0.0), col(m);
+    std::vector<double>& dydx = dydx_;
+    std::vector<double>& col = col_;
+    dydx.assign(m * n, 0.0);
+    col.resize(m);
     for (std::size_t j = 0; j < n; ++j) {
         std::fill(col.begin(), col.end(), 0.0);
         bool any = false;
@@ -311,8 +351,10 @@ bool ModeSystem::ode_jacobian(double t, const double* x, const double* y, double
 double ModeSystem::constraint_residual(double t, const double* x) const {
     if (up_rows_ == 0) return 0;
     const std::size_t n = states_.size();
-    std::vector<double> in(x, x + n), out(up_.output_count());
-    in.push_back(t);
+    std::vector<double>& in = up_in_;
+    std::vector<double>& out = up_out_;
+    std::copy(x, x + n, in.begin());
+    in[n] = t;
     up_.evaluate(in.data(), out.data(), 1);
     double r = 0;
     for (std::size_t i = 0; i < up_rows_; ++i) r = std::max(r, std::fabs(out[i]));
@@ -323,8 +365,12 @@ bool ModeSystem::project(double t, double* x, double* err, double* before) const
     if (before) *before = 0;
     if (up_rows_ == 0) return true;
     const std::size_t n = states_.size(), m = up_rows_;
-    std::vector<double> in(x, x + n), out(up_.output_count()), jac(m * n), dx(n);
-    in.push_back(t);
+    std::vector<double>& in = up_in_;
+    std::vector<double>& out = up_out_;
+    std::vector<double>& jac = up_jac_;
+    std::vector<double>& dx = up_dx_;
+    std::copy(x, x + n, in.begin());
+    in[n] = t;
     double size = 0;
     for (std::size_t j = 0; j < n; ++j) size = std::max(size, std::fabs(x[j]));
     const double tol = 1e-14 * (1 + size);
@@ -341,7 +387,7 @@ bool ModeSystem::project(double t, double* x, double* err, double* before) const
             converged = true;
             break;
         }
-        if (!min_norm_correction(jac, m, n, out.data(), dx.data())) return false;
+        if (!min_norm_correction(jac, m, n, out.data(), dx.data(), norm_work_)) return false;
         double step = 0;
         for (std::size_t j = 0; j < n; ++j) {
             in[j] += dx[j];
@@ -358,10 +404,11 @@ bool ModeSystem::project(double t, double* x, double* err, double* before) const
     std::copy(in.begin(), in.begin() + static_cast<std::ptrdiff_t>(n), x);
     if (err) {
         // err -= J^T (J J^T)^-1 J err: its component off the tangent space.
-        std::vector<double> je(m, 0.0);
+        std::vector<double>& je = up_je_;
+        std::fill(je.begin(), je.end(), 0.0);
         for (std::size_t i = 0; i < m; ++i)
             for (std::size_t j = 0; j < n; ++j) je[i] += jac[i * n + j] * err[j];
-        if (!min_norm_correction(jac, m, n, je.data(), dx.data())) return false;
+        if (!min_norm_correction(jac, m, n, je.data(), dx.data(), norm_work_)) return false;
         for (std::size_t j = 0; j < n; ++j) err[j] += dx[j];
     }
     return true;
@@ -369,21 +416,75 @@ bool ModeSystem::project(double t, double* x, double* err, double* before) const
 
 double ModeSystem::guard_value(std::size_t g, double t, const double* x) const {
     const Guard& guard = guards_.at(g);
-    std::vector<double> in(x, x + states_.size());
-    in.push_back(t);
+    std::vector<double>& in = up_in_;  // the same inputs: states, time
+    std::copy(x, x + states_.size(), in.begin());
+    in[states_.size()] = t;
     double v = 0;
     guard.tape.evaluate(in.data(), &v);
     return v;
 }
 
-bool ModeSystem::assert_holds(std::size_t k, double t, const double* x, const double* y, double* margin) const {
+namespace {
+
+Truth relation_truth(Condition::RelOp op, const FastInterval& d) {
+    const double lo = d.lower(), hi = d.upper();
+    if (std::isnan(lo) || std::isnan(hi)) return Truth::Unknown;
+    auto decide = [](bool yes, bool no) { return yes ? Truth::True : (no ? Truth::False : Truth::Unknown); };
+    switch (op) {
+        case Condition::RelOp::Lt: return decide(hi < 0, lo >= 0);
+        case Condition::RelOp::Le: return decide(hi <= 0, lo > 0);
+        case Condition::RelOp::Gt: return decide(lo > 0, hi <= 0);
+        case Condition::RelOp::Ge: return decide(lo >= 0, hi < 0);
+        case Condition::RelOp::Eq: return decide(lo >= -1e-9 && hi <= 1e-9, lo > 1e-9 || hi < -1e-9);
+        case Condition::RelOp::Ne: return decide(lo > 1e-9 || hi < -1e-9, lo >= -1e-9 && hi <= 1e-9);
+    }
+    return Truth::Unknown;
+}
+
+Truth truth_not(Truth a) { return a == Truth::True ? Truth::False : (a == Truth::False ? Truth::True : Truth::Unknown); }
+
+}  // namespace
+
+Truth ModeSystem::assert_truth_over(std::size_t k, const FastInterval* margins) const {
     const AssertCheck& a = asserts_.at(k);
-    const std::size_t n = states_.size(), m = leading_.size();
-    std::vector<double> in(x, x + n);
-    in.insert(in.end(), y, y + m);
-    in.push_back(t);
-    std::vector<double> out(a.tape.output_count());
-    a.tape.evaluate(in.data(), out.data());
+    std::size_t next = 0;
+    auto eval = [&](const auto& self, const Condition& c) -> Truth {
+        switch (c.kind) {
+            case Condition::Kind::Constant: return c.value ? Truth::True : Truth::False;
+            case Condition::Kind::Initial: return Truth::False;
+            case Condition::Kind::Sample: return Truth::True;
+            case Condition::Kind::Variable: {
+                auto it = mode_variable_values_.find(c.variable);
+                return it != mode_variable_values_.end() && it->second != 0 ? Truth::True : Truth::False;
+            }
+            case Condition::Kind::Relation: return relation_truth(c.op, margins[next++]);
+            case Condition::Kind::Not: return truth_not(self(self, *c.operands.at(0)));
+            case Condition::Kind::And: {
+                Truth all = Truth::True;
+                for (const ConditionPtr& o : c.operands) {
+                    const Truth v = self(self, *o);  // every operand, so that `next` follows the relations
+                    if (v == Truth::False) all = Truth::False;
+                    else if (v == Truth::Unknown && all == Truth::True) all = Truth::Unknown;
+                }
+                return all;
+            }
+            case Condition::Kind::Or: {
+                Truth any = Truth::False;
+                for (const ConditionPtr& o : c.operands) {
+                    const Truth v = self(self, *o);
+                    if (v == Truth::True) any = Truth::True;
+                    else if (v == Truth::Unknown && any == Truth::False) any = Truth::Unknown;
+                }
+                return any;
+            }
+        }
+        return Truth::Unknown;
+    };
+    return eval(eval, *a.condition);
+}
+
+bool ModeSystem::assert_holds_for(std::size_t k, const double* margins, double* margin) const {
+    const AssertCheck& a = asserts_.at(k);
     std::size_t next = 0;
     double first_failing = std::nan("");
     auto eval = [&](const auto& self, const Condition& c) -> bool {
@@ -396,7 +497,7 @@ bool ModeSystem::assert_holds(std::size_t k, double t, const double* x, const do
                 return it != mode_variable_values_.end() && it->second != 0;
             }
             case Condition::Kind::Relation: {
-                const double d = out.at(next++);
+                const double d = margins[next++];
                 const bool h = relation_holds(c.op, d);
                 const double signed_margin =
                     (c.op == Condition::RelOp::Lt || c.op == Condition::RelOp::Le) ? -d : d;
@@ -419,12 +520,36 @@ bool ModeSystem::assert_holds(std::size_t k, double t, const double* x, const do
     };
     const bool holds = eval(eval, *a.condition);
     if (margin) {
-        double first = out.empty() ? 0.0 : out[0];
+        double first = a.relations.empty() ? 0.0 : margins[0];
         if (!a.relations.empty() && (a.relations[0]->op == Condition::RelOp::Lt || a.relations[0]->op == Condition::RelOp::Le))
             first = -first;
         *margin = holds || std::isnan(first_failing) ? first : first_failing;
     }
     return holds;
+}
+
+bool ModeSystem::assert_holds_in_states(std::size_t k, double t, const double* x, double* margin) const {
+    const AssertCheck& a = asserts_.at(k);
+    std::vector<double>& in = up_in_;  // states, time
+    std::copy(x, x + states_.size(), in.begin());
+    in[states_.size()] = t;
+    std::vector<double>& out = assert_out_;
+    out.resize(a.state_tape.output_count());
+    a.state_tape.evaluate(in.data(), out.data());
+    return assert_holds_for(k, out.data(), margin);
+}
+
+bool ModeSystem::assert_holds(std::size_t k, double t, const double* x, const double* y, double* margin) const {
+    const AssertCheck& a = asserts_.at(k);
+    const std::size_t n = states_.size(), m = leading_.size();
+    std::vector<double>& in = assert_in_;
+    std::copy(x, x + n, in.begin());
+    std::copy(y, y + m, in.begin() + static_cast<std::ptrdiff_t>(n));
+    in[n + m] = t;
+    std::vector<double>& out = assert_out_;
+    out.resize(a.tape.output_count());
+    a.tape.evaluate(in.data(), out.data());
+    return assert_holds_for(k, out.data(), margin);
 }
 
 }  // namespace modeaudit::sim

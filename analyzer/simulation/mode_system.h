@@ -38,6 +38,7 @@
 #include "flatten/flat_model.h"
 #include "modes/modes.h"
 #include "simulation/dense.h"
+#include "simulation/event_detection.h"
 #include "simulation/tape.h"
 #include "structure/structure.h"
 
@@ -60,6 +61,11 @@ struct AssertCheck {
     ConditionPtr condition;
     std::vector<const Condition*> relations;  // in tape output order
     Tape tape;                  // inputs: states..., leading..., time; output k: lhs - rhs of relations[k]
+    // The same margins in the states and time (leading variables replaced by
+    // the symbolic solution of an affine F_DOWN), for the search along the
+    // interpolant; on_interpolant false: only checked at points.
+    Tape state_tape;
+    bool on_interpolant = false;
     std::string unsupported;
 };
 
@@ -105,6 +111,13 @@ public:
     // Evaluates assert k: true when it holds; `margin` receives lhs - rhs of
     // the first relation that fails (or of the first relation when it holds).
     bool assert_holds(std::size_t k, double t, const double* x, const double* y, double* margin) const;
+    // The same from the states alone (on_interpolant asserts).
+    bool assert_holds_in_states(std::size_t k, double t, const double* x, double* margin) const;
+    // The same from the margins (the outputs of either tape of assert k).
+    bool assert_holds_for(std::size_t k, const double* margins, double* margin) const;
+    // Three-valued truth of assert k over enclosures of its margins (inside
+    // a RoundingScope): True or False only when certain.
+    Truth assert_truth_over(std::size_t k, const FastInterval* margins) const;
 
 private:
     struct Slot {
@@ -127,7 +140,11 @@ private:
     std::vector<Guard> guards_;
     std::vector<AssertCheck> asserts_;
     std::map<int, std::int64_t> mode_variable_values_;  // flat variable -> its value in this mode
-    mutable std::vector<double> in_, out_, mat_, rhs_;
+    // Scratch space, so that no evaluation allocates (one system per thread).
+    mutable std::vector<double> in_, out_, mat_, rhs_, dydx_, col_;
+    mutable std::vector<double> up_in_, up_out_, up_jac_, up_dx_, up_je_, assert_in_, assert_out_;
+    mutable DenseLu newton_lu_;
+    mutable MinNormWork norm_work_;
 };
 
 }  // namespace modeaudit::sim

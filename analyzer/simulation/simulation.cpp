@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <mutex>
 #include <set>
 #include <stdexcept>
 
@@ -198,11 +199,19 @@ ZenoCheck check_zeno(const std::vector<double>& times, const SimulationOptions& 
     return z;
 }
 
-class Driver {
+}  // namespace
+
+class SimulationDriver {
 public:
-    Driver(const FlatModel& flat, const ModeSet& modes, const StructureResult& st, const SimulationOptions& o,
-           const RestartFunction& restart)
-        : flat_(flat), modes_(modes), st_(st), o_(o), restart_(restart) {}
+    SimulationDriver(const FlatModel& flat, const ModeSet& modes, const StructureResult& st, const SimulationOptions& o,
+                     const RestartFunction& restart, CompiledModes& cache)
+        : flat_(flat), modes_(modes), st_(st), o_(o), restart_(restart), systems_(cache.systems_) {
+        if (cache.flat_ && (cache.flat_ != &flat || cache.modes_ != &modes || cache.structures_ != &st))
+            throw std::invalid_argument("the compiled modes given to simulate belong to another model");
+        cache.flat_ = &flat;
+        cache.modes_ = &modes;
+        cache.structures_ = &st;
+    }
 
     SimulationResult run();
 
@@ -249,15 +258,47 @@ private:
                 result_.final_values[flat_.variables.at(static_cast<std::size_t>(a.variable)).name] = a.sign * it->second;
         }
     }
-    // Asserts at (t, x, y); a violation first seen here is located in
-    // [t_ok, t] on the integrator's interpolant.
-    void check_asserts(SegmentRecord& seg, const ModeSystem& sys, const Integrator* integ, double t_ok, double t,
-                       const std::vector<double>& x, const std::vector<double>& y) {
+    // Asserts over [t_ok, t] and at (t, x, y). An assert whose margins are
+    // functions of the states is searched on the step's interpolant `poly`
+    // (event_detection.h: every violation window wider than the time
+    // tolerance is found, the first one located); the others are checked at
+    // t, a violation first seen there located in [t_ok, t] by bisection.
+    void check_asserts(SegmentRecord& seg, const ModeSystem& sys, const Integrator* integ,
+                       const sim::StatePolynomial* poly, double t_ok, double t, const std::vector<double>& x,
+                       const std::vector<double>& y) {
         for (std::size_t k = 0; k < sys.asserts().size(); ++k) {
             AssertRecord& rec = seg.asserts[k];
             if (!rec.unsupported.empty()) continue;
+            const sim::AssertCheck& check = sys.asserts()[k];
+            if (poly && check.on_interpolant && !rec.violated && t_ok < t) {
+                sim::ConditionSearch cond;
+                cond.over = [&](const sim::FastInterval* m) { return sys.assert_truth_over(k, m); };
+                cond.at = [&](const double* m) { return sys.assert_holds_for(k, m, nullptr); };
+                sim::CrossingOptions co;
+                co.time_tolerance = o_.event_time_tolerance;
+                const sim::ViolationResult v = sim::first_violation(*poly, check.state_tape, cond, t_ok, t, co, work_);
+                seg.event_search_enclosures += v.enclosures;
+                if (v.exhausted)
+                    result_.messages.push_back(fmt::format(
+                        "the search for violations of assert \"{}\" gave up in [{:.12g}, {:.12g}] (work limit): a "
+                        "violation there may be missed",
+                        rec.message, t_ok, t));
+                if (v.found) {
+                    rec.violated = true;
+                    rec.time = v.time;
+                    std::vector<double> at(sys.state_count() + 1), margins(check.state_tape.output_count());
+                    poly->value(v.time, at.data());
+                    at[sys.state_count()] = v.time;
+                    check.state_tape.evaluate(at.data(), margins.data());
+                    double m = 0;
+                    sys.assert_holds_for(k, margins.data(), &m);
+                    rec.value = m;
+                    rec.min_margin = std::min(rec.min_margin, m);
+                }
+            }
             double margin = 0;
-            const bool holds = sys.assert_holds(k, t, x.data(), y.data(), &margin);
+            const bool holds = check.on_interpolant ? sys.assert_holds_in_states(k, t, x.data(), &margin)
+                                                    : sys.assert_holds(k, t, x.data(), y.data(), &margin);
             rec.min_margin = std::min(rec.min_margin, margin);
             if (holds || rec.violated) continue;
             rec.violated = true;
@@ -283,12 +324,14 @@ private:
     const StructureResult& st_;
     const SimulationOptions& o_;
     const RestartFunction& restart_;
-    std::map<int, std::unique_ptr<ModeSystem>> systems_;
+    std::map<int, std::unique_ptr<ModeSystem>>& systems_;
     std::map<int, std::unique_ptr<Integrator>> integrators_;
+    sim::SearchWork work_;
+    std::vector<double> surface_x_;
     SimulationResult result_;
 };
 
-SimulationResult Driver::run() {
+SimulationResult SimulationDriver::run() {
     const double stop_time = o_.stop_time ? *o_.stop_time : flat_.stop_time.value_or(1.0);
     result_.end_time = o_.start_time;
     int mode = o_.start_mode;
@@ -348,12 +391,26 @@ SimulationResult Driver::run() {
         auto sample = [&](double at, const std::vector<double>& xs) {
             if (o_.record_steps) result_.samples.push_back(Sample{at, segment_index, xs});
         };
-        check_asserts(seg, *sys, nullptr, t, t, x, y);
+        check_asserts(seg, *sys, nullptr, nullptr, t, t, x, y);
         seg.max_drift = sys->constraint_residual(t, x.data());
         sample(t, x);
-        std::vector<bool> armed;
-        for (std::size_t g = 0; g < sys->guards().size(); ++g)
-            armed.push_back(sys->guard_value(g, t, x.data()) < -o_.guard_zero_tolerance);
+        std::vector<bool> armed, on_surface;
+        for (std::size_t g = 0; g < sys->guards().size(); ++g) {
+            const double v = sys->guard_value(g, t, x.data());
+            armed.push_back(v < -o_.guard_zero_tolerance);
+            // After an event: a guard of the new mode that is ~0 at the
+            // restart (it shares the switching surface with the guard that
+            // fired, but is another condition) and then grows without ever
+            // being negative means both modes' flows point across the
+            // surface: chattering.
+            // The guard that fired staying positive is no such crossing
+            // (a when-condition that remains true fires once).
+            bool fired_before = false;
+            if (!result_.events.empty())
+                for (const std::string& text : result_.events.back().guards)
+                    fired_before = fired_before || text == sys->guards()[g].text;
+            on_surface.push_back(!result_.events.empty() && !fired_before && std::fabs(v) <= o_.guard_zero_tolerance);
+        }
         try {
             integ.start(t, x, y, stop_time);
         } catch (const std::exception& e) {
@@ -377,6 +434,12 @@ SimulationResult Driver::run() {
         sim::CrossingOptions co;
         co.time_tolerance = o_.event_time_tolerance;
         co.zero_tolerance = o_.guard_zero_tolerance;
+        bool needs_interpolant = !sys->guards().empty(), point_asserts = false;
+        for (const sim::AssertCheck& a : sys->asserts()) {
+            needs_interpolant = needs_interpolant || a.on_interpolant;
+            point_asserts = point_asserts || (!a.on_interpolant && a.unsupported.empty());
+        }
+        std::vector<std::pair<double, std::size_t>> crossings;
         bool event = false;
         double t_e = 0;
         std::vector<std::size_t> fired;
@@ -385,15 +448,18 @@ SimulationResult Driver::run() {
             std::string error;
             if (!integ.step(error)) {
                 close_segment(integ.time());
+                sys->solve_leading(integ.time(), x.data(), y.data());  // y of the last accepted step (best effort)
                 finish_values(*sys, x, y);
                 stop(StopReason::SolverFailure, error);
                 return result_;
             }
+            const sim::StatePolynomial* poly = needs_interpolant ? &integ.interpolant() : nullptr;
             if (!sys->guards().empty()) {
-                const sim::StatePolynomial p = integ.interpolant();
-                std::vector<std::pair<double, std::size_t>> crossings;
+                const sim::StatePolynomial& p = *poly;
+                crossings.clear();
                 for (std::size_t g = 0; g < sys->guards().size(); ++g) {
-                    sim::CrossingResult r = sim::first_upward_crossing(p, sys->guards()[g].tape, p.t0, p.t1, armed[g], co);
+                    sim::CrossingResult r =
+                        sim::first_upward_crossing(p, sys->guards()[g].tape, p.t0, p.t1, armed[g], co, work_);
                     seg.event_search_enclosures += r.enclosures;
                     armed[g] = r.armed;
                     if (r.exhausted)
@@ -401,6 +467,29 @@ SimulationResult Driver::run() {
                             "event search for guard {} gave up in [{:.12g}, {:.12g}] (work limit): crossings there may be missed",
                             sys->guards()[g].text, p.t0, p.t1));
                     if (r.found) crossings.emplace_back(r.time, g);
+                }
+                if (crossings.empty() && std::find(on_surface.begin(), on_surface.end(), true) != on_surface.end()) {
+                    std::vector<double>& end = surface_x_;
+                    end.resize(p.n);
+                    for (std::size_t g = 0; g < sys->guards().size(); ++g) {
+                        if (armed[g]) on_surface[g] = false;
+                        if (!on_surface[g]) continue;
+                        p.value(p.t1, end.data());
+                        if (!(sys->guard_value(g, p.t1, end.data()) > o_.guard_zero_tolerance)) continue;
+                        const EventRecord& last = result_.events.back();
+                        close_segment(integ.previous_time());
+                        sys->solve_leading(integ.previous_time(), x.data(), y.data());  // best effort
+                        finish_values(*sys, x, y);
+                        result_.chattering = true;
+                        result_.zeno_time = last.time;
+                        stop(StopReason::Zeno,
+                             fmt::format("chattering at t = {:.12g}: right after the switch '{}' -> '{}' the guard {} of "
+                                         "mode '{}' is already crossing zero; both modes' flows point across the "
+                                         "switching surface (a sliding motion the model does not define), so the mode "
+                                         "would switch back and forth with vanishing spacing",
+                                         last.time, last.from_id, last.to_id, sys->guards()[g].text, sys->mode_id()));
+                        return result_;
+                    }
                 }
                 if (!crossings.empty()) {
                     std::sort(crossings.begin(), crossings.end());
@@ -412,7 +501,11 @@ SimulationResult Driver::run() {
                 }
             }
             const double t_check = event ? t_e : integ.time();
-            if (!integ.values_at(t_check, xe, ye)) {
+            // The leading variables are solved where they are reported (an
+            // event's left limits, the end) or needed (asserts checked at
+            // points); between, the states suffice.
+            const bool leading = event || !(integ.time() < stop_time) || point_asserts;
+            if (leading ? !integ.values_at(t_check, xe, ye) : !integ.states_at(t_check, xe)) {
                 close_segment(t_check);
                 finish_values(*sys, x, y);
                 stop(StopReason::SolverFailure,
@@ -420,10 +513,10 @@ SimulationResult Driver::run() {
                                  sys->mode_id(), t_check));
                 return result_;
             }
-            check_asserts(seg, *sys, &integ, integ.previous_time(), t_check, xe, ye);
+            check_asserts(seg, *sys, &integ, poly, integ.previous_time(), t_check, xe, ye);
             seg.max_drift = std::max(seg.max_drift, sys->constraint_residual(t_check, xe.data()));
-            x = xe;
-            y = ye;
+            x.swap(xe);
+            if (leading) y.swap(ye);
             sample(t_check, x);
             if (event) break;
         }
@@ -533,10 +626,16 @@ SimulationResult Driver::run() {
     }
 }
 
-}  // namespace
-
 RestartFunction supplied_restart(const StructureResult& structures) {
-    return [&structures](const RestartRequest& r) {
+    // The parameter values a reset's expression needs do not depend on the
+    // left limits' values: found once per reset and mode (it was most of a
+    // restart's cost).
+    struct ParameterCache {
+        std::mutex lock;
+        std::map<std::pair<const WhenAction*, int>, GiNaC::exmap> values;  // by reset and mode left
+    };
+    auto cache = std::make_shared<ParameterCache>();
+    return [&structures, cache](const RestartRequest& r) {
         RestartAnswer a;
         std::map<std::string, double> left = r.left_limits;
         bool reset = false;
@@ -558,10 +657,17 @@ RestartFunction supplied_restart(const StructureResult& structures) {
                     }
                     if (auto v = r.left_limits.find(name); v != r.left_limits.end()) at[s] = v->second;
                 }
-                std::set<std::string> skip;
-                for (const auto& [s, v] : at) skip.insert(GiNaC::ex_to<GiNaC::symbol>(s).get_name());
-                GiNaC::exmap params = parameter_values(r.flat, {act.value}, skip);
-                at.insert(params.begin(), params.end());
+                {
+                    std::lock_guard<std::mutex> hold(cache->lock);
+                    auto found = cache->values.find({&act, r.from});
+                    if (found == cache->values.end()) {
+                        std::set<std::string> skip;
+                        for (const auto& [s, v] : at) skip.insert(GiNaC::ex_to<GiNaC::symbol>(s).get_name());
+                        GiNaC::exmap params = parameter_values(r.flat, {act.value}, skip);
+                        found = cache->values.emplace(std::make_pair(&act, r.from), std::move(params)).first;
+                    }
+                    at.insert(found->second.begin(), found->second.end());
+                }
                 auto value = numeric_value(GiNaC::evalf(act.value.subs(at, kExactSubs)));
                 const std::string target = r.flat.variables.at(static_cast<std::size_t>(act.variable)).name;
                 if (!value || !value->is_real()) {
@@ -594,8 +700,26 @@ RestartFunction supplied_restart(const StructureResult& structures) {
     };
 }
 
+ToleranceComparison compare_tolerances(const SimulationResult& reference, const SimulationResult& tighter) {
+    ToleranceComparison c;
+    const auto& a = reference.events;
+    const auto& b = tighter.events;
+    c.same_events = a.size() == b.size() && reference.stopped_because == tighter.stopped_because;
+    for (std::size_t k = 0; k < a.size() && k < b.size(); ++k) {
+        c.same_events = c.same_events && a[k].to == b[k].to;
+        c.max_event_shift = std::max(c.max_event_shift, std::abs(a[k].time - b[k].time));
+    }
+    for (const auto& [name, v] : reference.final_values)
+        if (auto it = tighter.final_values.find(name); it != tighter.final_values.end())
+            c.max_final_difference = std::max(c.max_final_difference, std::abs(v - it->second));
+    return c;
+}
+
+CompiledModes::CompiledModes() = default;
+CompiledModes::~CompiledModes() = default;
+
 SimulationResult simulate(const FlatModel& flat, const ModeSet& modes, const StructureResult& structures,
-                          const SimulationOptions& options, const RestartFunction& restart) {
+                          const SimulationOptions& options, const RestartFunction& restart, CompiledModes* cache) {
     if (options.start_mode < 0 || static_cast<std::size_t>(options.start_mode) >= modes.modes.size())
         throw std::invalid_argument(
             fmt::format("start mode {} does not exist (the model has {} modes)", options.start_mode, modes.modes.size()));
@@ -607,7 +731,8 @@ SimulationResult simulate(const FlatModel& flat, const ModeSet& modes, const Str
     if (!(stop > options.start_time))
         throw std::invalid_argument(fmt::format("the stop time {} is not after the start time {}", stop, options.start_time));
     if (!restart) throw std::invalid_argument("no restart function given");
-    Driver d(flat, modes, structures, options, restart);
+    CompiledModes local;
+    SimulationDriver d(flat, modes, structures, options, restart, cache ? *cache : local);
     return d.run();
 }
 

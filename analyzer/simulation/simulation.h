@@ -1,5 +1,5 @@
-// The reference simulation across mode changes (simulation stage; not wired
-// into the pipeline yet).
+// The reference simulation across mode changes (simulation stage; the
+// pipeline runs it after the restart stage, pipeline.cpp).
 //
 // Input: the FlatModel, the ModeSet (modes and transitions) and the
 // StructureResult (each mode's states, leading variables, F_DOWN, F_UP).
@@ -26,23 +26,45 @@
 // t_n + dt_n r / (1 - r) lies before the stop time, the run stops once the
 // last spacing is below `zeno_spacing_fraction` of the time to accumulation,
 // with stopped_because = zeno and that estimate; several events closer than
-// `min_event_spacing` in a row (chattering) stop it too.
+// `min_event_spacing` in a row stop it too.
 //
-// Asserts (Mode::asserts) are evaluated at every accepted step and at event
-// left limits; the first violation in a segment is located by bisection on
-// the interpolant. Unlike guards, an assert violated only between two steps
-// can be missed.
+// Chattering (SimulationResult::chattering, stopped_because = zeno, the
+// closest of the contract's reasons): right after an event, a guard of the
+// new mode, other than those that fired, that is zero at the restart (the
+// same switching surface) and then becomes positive without having been
+// negative. Both modes' flows then
+// point across the surface (a relay without hysteresis, a sliding mode):
+// the guard cannot be armed (no-sticking rule, event_detection.h), so
+// without this check the run would slide through the surface silently.
+//
+// Asserts (Mode::asserts): when an assert's margins are functions of the
+// states and time (directly, or through the symbolic solution of an affine
+// F_DOWN, as the rope's tension lambda), each step's interpolant is searched
+// for the first violation with the guards' interval machinery
+// (event_detection.h, first_violation): a violation on a window narrower
+// than the step but wider than the time tolerance is found and its start
+// located. The other asserts (a leading variable of a nonlinear F_DOWN) are
+// evaluated at every accepted step and at event left limits only, the first
+// violation seen located by bisection; one violated only between two steps
+// can be missed there.
+//
+// Speed: the per-step path reuses scratch space (in the systems, the
+// integrator and the searches) instead of allocating; a step's search opens
+// one rounding-mode scope and tries a cheap Horner enclosure of the whole
+// step before the shifted one; the leading variables are solved between
+// events only where an assert needs them at points. Compiling the modes is a fixed cost that
+// CompiledModes (below) lets several runs share.
 //
 // Not covered yet: discrete variables other than the mode variables (a
 // when-clause counter `n = pre(n) + 1` is not tracked; supplied_restart
 // applies reinit only), sample() and time events beyond what the guard
-// search finds on its own, guards on implicitly defined variables
-// (mode_system.h), and diagnostics (sim- rules) and the pipeline stage,
-// which are to be built on this result.
+// search finds on its own, and guards on implicitly defined variables
+// (mode_system.h).
 #pragma once
 
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -151,7 +173,11 @@ struct Sample {
 struct SimulationResult {
     StopReason stopped_because = StopReason::SolverFailure;
     double end_time = 0;
-    std::optional<double> zeno_time;        // estimated accumulation time
+    std::optional<double> zeno_time;        // estimated accumulation time (chattering: the switch's time)
+    // Stopped as zeno because of chattering: right after a switch, a guard
+    // of the new mode already crosses zero (a sliding motion), not a
+    // geometric accumulation of events.
+    bool chattering = false;
     std::vector<EventRecord> events;
     std::vector<SegmentRecord> segments;
     std::map<std::string, double> final_values;  // states, solved variables and their aliases
@@ -160,10 +186,49 @@ struct SimulationResult {
     std::vector<Sample> samples;
 };
 
+// A reference result must not move with the tolerance (seed 000, 4.4): a
+// run compared with the same run at tighter tolerances.
+struct ToleranceComparison {
+    bool same_events = false;          // same stop reason, number of events and modes entered
+    double max_event_shift = 0;        // largest |t_tight - t| over the events both runs have
+    double max_final_difference = 0;   // largest |v_tight - v| over the final values both runs have
+};
+ToleranceComparison compare_tolerances(const SimulationResult& reference, const SimulationResult& tighter);
+
+namespace sim {
+class ModeSystem;
+}
+
+// The modes compiled for integration (mode_system.h: the tapes of F_DOWN,
+// F_UP, the guards and the asserts, the symbolic solve of an affine F_DOWN),
+// built when a simulation first enters a mode. Compiling is a fixed cost per
+// mode, independent of the simulated time, and on short runs it is most of
+// the cost (the rope's two modes: more than half of a 0.2 s run). Passing
+// the same cache to several simulations of one model (the reference run and
+// its sensitivity rerun) compiles each mode once. A cache belongs to one
+// (flat, modes, structures) triple; not thread-safe (one per thread).
+class CompiledModes {
+public:
+    CompiledModes();
+    ~CompiledModes();
+    CompiledModes(const CompiledModes&) = delete;
+    CompiledModes& operator=(const CompiledModes&) = delete;
+    std::size_t compiled() const { return systems_.size(); }
+
+private:
+    friend class SimulationDriver;
+    const void* flat_ = nullptr;
+    const void* modes_ = nullptr;
+    const void* structures_ = nullptr;
+    std::map<int, std::unique_ptr<sim::ModeSystem>> systems_;
+};
+
 // Throws std::invalid_argument for bad options (no such mode, tolerances not
 // positive, stop time before start, an initial value for a symbol that is no
-// state of the start mode). Model problems end up in the result.
+// state of the start mode, a cache of another model). Model problems end up
+// in the result. Without a cache the modes are compiled for this run only.
 SimulationResult simulate(const FlatModel& flat, const ModeSet& modes, const StructureResult& structures,
-                          const SimulationOptions& options, const RestartFunction& restart);
+                          const SimulationOptions& options, const RestartFunction& restart,
+                          CompiledModes* cache = nullptr);
 
 }  // namespace modeaudit

@@ -416,10 +416,19 @@ FI atan2_of(const FI& y, const FI& x) {
 void Tape::evaluate(const Interval* in, Interval* out, std::size_t groups) const {
     MODEAUDIT_ASSERT(groups <= group_end_.size(), "tape evaluated with more groups than it has");
     if (groups == 0) return;
-    namespace bn = boost::numeric;
     RoundingScope scope;
+    std::vector<FI> fin(inputs_), fout(group_end_[groups - 1]);
+    for (std::size_t k = 0; k < inputs_; ++k) fin[k] = FI(in[k].lower(), in[k].upper());
+    evaluate_in_scope(fin.data(), fout.data(), groups);
+    for (std::size_t k = 0; k < fout.size(); ++k) out[k] = Interval(fout[k].lower(), fout[k].upper());
+}
+
+void Tape::evaluate_in_scope(const FastInterval* in, FastInterval* out, std::size_t groups) const {
+    MODEAUDIT_ASSERT(groups <= group_end_.size(), "tape evaluated with more groups than it has");
+    if (groups == 0) return;
+    namespace bn = boost::numeric;
     FI* r = ireg_.data();
-    for (std::size_t k = 0; k < inputs_; ++k) r[k] = FI(in[k].lower(), in[k].upper());
+    std::copy(in, in + inputs_, r);
     const std::size_t base = inputs_ + constants_;
     const std::size_t end = prefix_[groups - 1];
     for (std::size_t k = 0; k < end; ++k) {
@@ -457,7 +466,7 @@ void Tape::evaluate(const Interval* in, Interval* out, std::size_t groups) const
         r[base + k] = v;
     }
     const std::size_t nout = group_end_[groups - 1];
-    for (std::size_t k = 0; k < nout; ++k) out[k] = Interval(r[outputs_[k]].lower(), r[outputs_[k]].upper());
+    for (std::size_t k = 0; k < nout; ++k) out[k] = r[outputs_[k]];
 }
 
 std::string Tape::listing() const {

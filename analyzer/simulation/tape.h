@@ -82,6 +82,9 @@ public:
     void evaluate(const double* in, double* out) const { evaluate(in, out, group_count()); }
     void evaluate(const Interval* in, Interval* out, std::size_t groups) const;
     void evaluate(const Interval* in, Interval* out) const { evaluate(in, out, group_count()); }
+    // The same inside a RoundingScope the caller keeps open (the event
+    // search encloses many sub-intervals under one rounding-mode switch).
+    void evaluate_in_scope(const FastInterval* in, FastInterval* out, std::size_t groups) const;
 
     // Readable listing ("r5 = r0 * r3"), for tests and debugging.
     std::string listing() const;

@@ -1,6 +1,8 @@
 // Rule sim-zeno: the event times of the reference simulation accumulate
 // (their spacings shrink geometrically, seed 004's bouncing ball); the run
-// stops near the estimated accumulation time instead of grinding on.
+// stops near the estimated accumulation time instead of grinding on. The
+// same rule, with its own message, reports chattering (a relay without
+// hysteresis: the modes would switch back and forth at once).
 #include <fmt/format.h>
 
 #include "rule_checks.h"
@@ -9,6 +11,16 @@ namespace modeaudit {
 
 void check_sim_zeno(const FlatModel& flat, const SimulationResult& r, DiagnosticSink& sink) {
     if (r.stopped_because != StopReason::Zeno) return;
+    if (r.chattering) {
+        sink.report(rule::sim_zeno, flat.range,
+                    fmt::format("the modes chatter: right after the event at t = {:.12g} the new mode's guard is "
+                                "already crossing the same switching surface (a sliding motion, not an accumulation "
+                                "of events)",
+                                r.zeno_time.value_or(r.end_time)),
+                    {"the model needs the motion on the switching surface (a sliding mode with its own equations), "
+                     "or hysteresis between the two guards"});
+        return;
+    }
     sink.report(rule::sim_zeno, flat.range,
                 fmt::format("event times accumulate: {} events, accumulation estimated at t = {:.12g}", r.events.size(),
                             r.zeno_time.value_or(r.end_time)),

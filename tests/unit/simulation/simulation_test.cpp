@@ -333,6 +333,147 @@ end Windows;)",
     EXPECT_GT(longest, 20 * 2 * delta / 50) << "the steps should be much longer than the windows";
 }
 
+// The same narrow windows as the guard test, as an admissibility condition:
+// sin(50 x) < 0.99999 fails only on windows of 1.8e-4 s, far narrower than
+// the steps, so checking the accepted steps alone misses them; the search on
+// the interpolant finds the first one and locates its start.
+TEST(Simulation, AssertViolatedOnlyBetweenStepsIsFoundAndLocated) {
+    const char* model = R"(
+model Dip
+  Real x(start = 0, fixed = true);
+equation
+  der(x) = 1;
+  assert(sin(50*x) < LIMIT, "the signal stays below its limit");
+  annotation(experiment(StopTime = 1));
+end Dip;)";
+    auto run = [&](const std::string& limit) {
+        std::string text = model;
+        text.replace(text.find("LIMIT"), 5, limit);
+        testing::FrontEnd fe(text, "structure");
+        EXPECT_TRUE(fe.state.structure) << fe.diagnostics();
+        return simulate(fe.flat(), fe.modes(), *fe.state.structure, {}, supplied_restart(*fe.state.structure));
+    };
+    SimulationResult r = run("0.99999");
+    ASSERT_EQ(r.stopped_because, StopReason::StopTime) << (r.messages.empty() ? "" : r.messages.front());
+    ASSERT_EQ(r.segments.size(), 1u);
+    const AssertRecord* a = find_assert(r.segments[0], "below its limit");
+    ASSERT_NE(a, nullptr);
+    const double delta = std::acos(0.99999);
+    const double first = (std::numbers::pi / 2 - delta) / 50;
+    EXPECT_TRUE(a->violated);
+    EXPECT_NEAR(a->time, first, 1e-9);
+    EXPECT_LE(a->value, 0);
+    EXPECT_GT(a->value, -1e-9);
+    EXPECT_GT(r.segments[0].max_step, 20 * 2 * delta / 50) << "the steps should be much longer than the windows";
+    // Near miss: the limit is never reached.
+    SimulationResult ok = run("1.00001");
+    ASSERT_EQ(ok.segments.size(), 1u);
+    const AssertRecord* b = find_assert(ok.segments[0], "below its limit");
+    ASSERT_NE(b, nullptr);
+    EXPECT_FALSE(b->violated);
+}
+
+TEST(Simulation, ToleranceComparisonOfTwoRuns) {
+    auto run = [](StopReason why, std::vector<std::pair<double, int>> events, double x) {
+        SimulationResult r;
+        r.stopped_because = why;
+        for (const auto& [t, to] : events) {
+            EventRecord e;
+            e.time = t;
+            e.to = to;
+            r.events.push_back(e);
+        }
+        r.final_values = {{"x", x}, {"only_here", 5.0}};
+        return r;
+    };
+    const SimulationResult a = run(StopReason::StopTime, {{0.1, 1}, {0.5, 0}}, 2.0);
+    ToleranceComparison same = compare_tolerances(a, run(StopReason::StopTime, {{0.1 + 3e-9, 1}, {0.5 - 1e-8, 0}}, 2.5));
+    EXPECT_TRUE(same.same_events);
+    EXPECT_NEAR(same.max_event_shift, 1e-8, 1e-15);
+    EXPECT_NEAR(same.max_final_difference, 0.5, 1e-15);
+    SimulationResult b = run(StopReason::StopTime, {{0.1, 1}, {0.5, 0}}, 2.0);
+    b.final_values.erase("only_here");
+    ToleranceComparison identical = compare_tolerances(a, b);
+    EXPECT_TRUE(identical.same_events);
+    EXPECT_EQ(identical.max_event_shift, 0);
+    EXPECT_EQ(identical.max_final_difference, 0);
+    EXPECT_FALSE(compare_tolerances(a, run(StopReason::StopTime, {{0.1, 1}}, 2.0)).same_events);       // one event fewer
+    EXPECT_FALSE(compare_tolerances(a, run(StopReason::StopTime, {{0.1, 1}, {0.5, 2}}, 2.0)).same_events);  // another mode
+    EXPECT_FALSE(compare_tolerances(a, run(StopReason::Zeno, {{0.1, 1}, {0.5, 0}}, 2.0)).same_events);  // another stop
+    ToleranceComparison fewer = compare_tolerances(a, run(StopReason::StopTime, {{0.2, 1}}, 2.0));
+    EXPECT_NEAR(fewer.max_event_shift, 0.1, 1e-15);  // over the events both have
+}
+
+// Compiled modes reused by a second simulation give the same result, and a
+// cache of another model is refused.
+TEST(Simulation, CompiledModesAreReusedAcrossRuns) {
+    auto fe = corpus("bouncing_ball.mo");
+    CompiledModes compiled;
+    const RestartFunction restart = supplied_restart(*fe->state.structure);
+    SimulationResult first = simulate(fe->flat(), fe->modes(), *fe->state.structure, {}, restart, &compiled);
+    EXPECT_EQ(compiled.compiled(), fe->modes().modes.size());
+    SimulationResult again = simulate(fe->flat(), fe->modes(), *fe->state.structure, {}, restart, &compiled);
+    SimulationResult fresh = simulate(fe->flat(), fe->modes(), *fe->state.structure, {}, restart);
+    ASSERT_EQ(again.events.size(), first.events.size());
+    ASSERT_EQ(fresh.events.size(), first.events.size());
+    for (std::size_t k = 0; k < first.events.size(); ++k) {
+        EXPECT_EQ(again.events[k].time, first.events[k].time);
+        EXPECT_EQ(fresh.events[k].time, first.events[k].time);
+    }
+    EXPECT_EQ(again.final_values, first.final_values);
+    auto other = corpus("filter_block1.mo");
+    EXPECT_THROW(simulate(other->flat(), other->modes(), *other->state.structure, {},
+                          supplied_restart(*other->state.structure), &compiled),
+                 std::invalid_argument);
+}
+
+// A relay without hysteresis: at x = 1 the mode switches to der(x) = -1,
+// whose guard x < 1 is zero there and crosses at once. Reported as
+// chattering (not silently slid through: x would end at -0.5), while the
+// same relay with hysteresis switches back and forth at the expected times.
+TEST(Simulation, RelayWithoutHysteresisChattersWithHysteresisItSwitches) {
+    const char* model = R"(
+model Relay
+  Real x(start = 0.5, fixed = true);
+  Boolean on(start = false);
+equation
+  der(x) = if on then -1 else 1;
+  when x > 1 then
+    on = true;
+  end when;
+  when x < LOW then
+    on = false;
+  end when;
+  annotation(experiment(StopTime = 1.9));
+end Relay;)";
+    auto run = [&](const std::string& low) {
+        std::string text = model;
+        text.replace(text.find("LOW"), 3, low);
+        testing::FrontEnd fe(text, "structure");
+        EXPECT_TRUE(fe.state.structure) << fe.diagnostics();
+        return simulate(fe.flat(), fe.modes(), *fe.state.structure, {}, supplied_restart(*fe.state.structure));
+    };
+    SimulationResult chatter = run("1");
+    EXPECT_EQ(chatter.stopped_because, StopReason::Zeno);
+    EXPECT_TRUE(chatter.chattering);
+    ASSERT_EQ(chatter.events.size(), 1u);
+    EXPECT_NEAR(chatter.events[0].time, 0.5, 1e-10);
+    ASSERT_TRUE(chatter.zeno_time.has_value());
+    EXPECT_NEAR(*chatter.zeno_time, 0.5, 1e-10);
+    EXPECT_LT(chatter.end_time, 0.5 + 0.1);
+    ASSERT_FALSE(chatter.messages.empty());
+    EXPECT_NE(chatter.messages.back().find("chattering"), std::string::npos) << chatter.messages.back();
+
+    SimulationResult hysteresis = run("0.5");
+    EXPECT_EQ(hysteresis.stopped_because, StopReason::StopTime)
+        << (hysteresis.messages.empty() ? "" : hysteresis.messages.front());
+    EXPECT_FALSE(hysteresis.chattering);
+    const std::vector<double> expected{0.5, 1.0, 1.5};
+    ASSERT_EQ(hysteresis.events.size(), expected.size());
+    for (std::size_t k = 0; k < expected.size(); ++k) EXPECT_NEAR(hysteresis.events[k].time, expected[k], 1e-10) << k;
+    EXPECT_NEAR(hysteresis.final_values.at("x"), 0.6, 1e-10);
+}
+
 TEST(Simulation, TangentGuardIsNoEvent) {
     const char* model = R"(
 model Touch
