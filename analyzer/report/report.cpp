@@ -652,6 +652,18 @@ std::string plots_text(const PlotPlan* plots, const std::string& problem) {
     return out;
 }
 
+// The simulation document's findings that the check document does not hold
+// already: when both come from one run (the `report` command), the check
+// document lists every finding and these are counted once.
+Json simulation_only(const ReportInput& in) {
+    Json out = Json::array();
+    if (!in.simulation) return out;
+    const Json& known = array_of(in.check, "diagnostics");
+    for (const Json& d : array_of(*in.simulation, "diagnostics"))
+        if (std::find(known.begin(), known.end(), d) == known.end()) out.push_back(d);
+    return out;
+}
+
 std::string simulation_section(const ReportInput& in, const PlotPlan* plots,
                                const std::string& plot_problem) {
     std::string out = "## Simulation\n\n";
@@ -697,7 +709,7 @@ std::string simulation_section(const ReportInput& in, const PlotPlan* plots,
         out += md::table({"Variable", "Value"}, rows) + "\n";
     }
     out += "### Trajectories\n\n" + plots_text(plots, plot_problem);
-    const Json& diags = array_of(s, "diagnostics");
+    const Json diags = simulation_only(in);
     if (!diags.empty()) out += "### Findings of the simulation\n\n" + findings_list(diags) + "\n";
     return out;
 }
@@ -774,7 +786,7 @@ std::string render_markdown(const ReportInput& input, const ReportOptions& optio
                             const ModeGraphPicture* graph) {
     Counts counts;
     count(array_of(input.check, "diagnostics"), counts);
-    if (input.simulation) count(array_of(*input.simulation, "diagnostics"), counts);
+    if (input.simulation) count(simulation_only(input), counts);
 
     std::string out = header_section(input);
     out += summary_section(input, counts, graph);

@@ -113,6 +113,16 @@ TEST(ReportMarkdown, SummaryTablesListModesTransitionsAndFindingsBySeverity) {
     EXPECT_NE(md.find("| error | 0 | 0 |\n| warning | 1 | 0 |\n| note | 0 | 1 |\n"), std::string::npos);
 }
 
+// The `report` command renders both documents from one run: a finding in
+// both is counted and listed once.
+TEST(ReportMarkdown, AFindingInBothDocumentsIsCountedOnce) {
+    ReportInput in = cup_and_ball();
+    (*in.simulation)["diagnostics"] = in.check["diagnostics"];
+    std::string md = markdown_of(in);
+    EXPECT_NE(md.find("2 modes, 1 transition; 1 finding (1 suppressed).\n"), std::string::npos) << md;
+    EXPECT_EQ(md.find("### Findings of the simulation"), std::string::npos);
+}
+
 TEST(ReportMarkdown, ModesShowStatusIndexStatesAndConsistency) {
     std::string md = markdown_of(cup_and_ball());
     EXPECT_NE(md.find("- **Index:** 1; **degrees of freedom:** 4\n- **States:** `x`, `y`, `vx`, `vy`\n"
