@@ -8,7 +8,8 @@
 // bounds the number of terms from above before expanding (the multinomial
 // count of each power of a sum, the product of the operands' counts for a
 // product) and refuses with LimitExceeded when the bound or the actual
-// result is over the limit. The bound ignores cancellation, so an expression
+// result is over the limit (a sum that is already that long and does not
+// grow is let through). The bound ignores cancellation, so an expression
 // that would cancel down to a few terms can be refused; the diagnostic says
 // how to raise the limit.
 #pragma once

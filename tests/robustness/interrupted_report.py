@@ -55,6 +55,7 @@ def complete(path):
 
 def main():
     exe, model, work = sys.argv[1:4]
+    exe, model = os.path.abspath(exe), os.path.abspath(model)
     shutil.rmtree(work, ignore_errors=True)
     out = os.path.join(work, "out")
     os.makedirs(out)

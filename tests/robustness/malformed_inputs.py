@@ -63,6 +63,7 @@ def inputs(corpus):
 
 def main():
     exe, corpus, work = sys.argv[1:4]
+    exe, corpus = os.path.abspath(exe), os.path.abspath(corpus)
     os.makedirs(work, exist_ok=True)
     diagnostic = re.compile(r"(:\d+:\d+: error: .*\[[a-z]+(-[a-z0-9]+)+\])|(modeaudit: error: )")
     failures = []

@@ -25,6 +25,7 @@ import zlib
 
 def main():
     exe, model, work = sys.argv[1:4]
+    exe, model = os.path.abspath(exe), os.path.abspath(model)
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
     problems = []
@@ -50,9 +51,17 @@ def main():
         md = open(os.path.join(out, n), encoding="utf-8").read()
         # Outside code spans, a hostile fragment must appear only escaped.
         plain = re.sub(r"(`+)(?:.|\n)*?\1", "", md)
-        for raw in ("<script>", "<img", "<b>", "\\input{", "\\immediate", "\\write18", "$(touch"):
-            if raw in plain:
-                problems.append(f"{n}: unescaped {raw!r} outside code")
+        # Escaped means preceded by a backslash that is not itself escaped.
+        for raw in ("<script>", "<img", "<b>", "\\input{", "\\immediate", "\\write18", "$(touch", "`id`"):
+            for m in re.finditer(re.escape(raw), plain):
+                k = m.start() - 1
+                slashes = 0
+                while k >= 0 and plain[k] == "\\":
+                    slashes += 1
+                    k -= 1
+                if slashes % 2 == 0:
+                    problems.append(f"{n}: unescaped {raw!r} outside code at offset {m.start()}")
+                    break
         if "Inject" not in md:
             problems.append(f"{n}: the model's name is missing")
     for n in (n for n in names if n.endswith(".pdf")):
