@@ -72,6 +72,17 @@ bool load_model(PipelineState& state, const std::string& path) {
     return true;
 }
 
+void apply_limits(RunOptions& o, const LimitArgs& l) {
+    o.parse.max_depth = l.max_nesting;
+    o.max_expression_terms = l.max_expression_terms;
+    o.mode_change.max_height = l.max_height;
+    o.z3.timeout_ms = l.z3_timeout_ms;
+    o.z3.max_memory_mb = l.z3_memory_mb;
+    o.simulation.max_events = l.max_events;
+    o.simulation.max_steps = l.max_steps;
+    o.simulation.max_wall_seconds = l.max_sim_seconds;
+}
+
 std::string render_text_diagnostics(const PipelineState& state) {
     std::string out;
     for (const Diagnostic& d : state.sink.all()) out += format_diagnostic(d, state.sources);
@@ -417,6 +428,7 @@ int run_check(const CheckArgs& args) {
     options.modes.progress = options.progress;
     options.modes.max_modes = args.max_modes;
     options.structure.max_index = args.max_index;
+    apply_limits(options, args.limits);
     std::string_view until = dump_stage ? dump_stage->name : check_until();
     PipelineResult result = run_pipeline(state, options, until);
 
@@ -576,6 +588,7 @@ int run_simulate(const SimulateArgs& args) {
     options.simulation.rtol = args.rtol;
     options.simulation.atol = args.rtol * 1e-2;
     options.simulation.record_steps = !args.csv.empty();
+    apply_limits(options, args.limits);
     if (args.stop_time > 0) options.simulation.stop_time = args.stop_time;
     PipelineResult result = run_pipeline(state, options, "simulation");
     if (result.stopped_on_input_error || !state.simulation) {
@@ -593,6 +606,7 @@ int run_simulate(const SimulateArgs& args) {
     }
     bool ran = state.simulation->stopped_because == StopReason::StopTime ||
                state.simulation->stopped_because == StopReason::Zeno;
+    if (state.sink.has_input_errors()) return kCannotRun;  // a resource limit stopped the run (limit-exceeded)
     return state.sink.has_errors() || !ran ? kFindings : kClean;
 }
 
@@ -606,6 +620,7 @@ int run_report(const ReportArgs& args) {
     RunOptions options;
     options.flatten.model_name = args.model_name;
     options.simulation.record_steps = true;
+    apply_limits(options, args.limits);
     PipelineResult result = run_pipeline(state, options, "simulation");
     std::cerr << render_text_diagnostics(state);
     ReportInput input;

@@ -11,6 +11,19 @@ namespace modeaudit::cli {
 
 enum ExitCode { kClean = 0, kFindings = 1, kCannotRun = 2, kInternal = 3 };
 
+// Resource limits (common/limits.h), the same options on check, simulate
+// and report. Defaults are those of the stages.
+struct LimitArgs {
+    std::size_t max_nesting = 200;              // parser nesting depth
+    std::size_t max_expression_terms = 1000;    // terms of an expanded expression
+    int max_height = 8;                         // mode-change array height
+    unsigned z3_timeout_ms = 10000;             // per Z3 query
+    unsigned z3_memory_mb = 2048;               // Z3's memory
+    std::size_t max_events = 10000;             // simulation events
+    long max_steps = 1000000;                   // simulation steps per segment
+    double max_sim_seconds = 300;               // simulation wall time
+};
+
 struct CheckArgs {
     std::string model_file;
     std::string model_name;
@@ -21,6 +34,7 @@ struct CheckArgs {
     bool no_progress = false;
     std::size_t max_modes = 4096;
     int max_index = 3;
+    LimitArgs limits;
 };
 int run_check(const CheckArgs& args);
 
@@ -31,6 +45,7 @@ struct SimulateArgs {
     double rtol = 1e-12;  // a reference simulation: the seeds' numbers are stated to 1e-9..1e-10
     std::string format = "text";
     std::string csv;
+    LimitArgs limits;
 };
 int run_simulate(const SimulateArgs& args);
 
@@ -41,6 +56,7 @@ struct ReportArgs {
     bool no_pdf = false;
     bool reproducible = false;
     std::string command_line;  // as typed, for the report's footer
+    LimitArgs limits;
 };
 int run_report(const ReportArgs& args);
 

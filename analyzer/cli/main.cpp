@@ -45,6 +45,30 @@ std::string command_line_text(int argc, char** argv) {
     return out;
 }
 
+// The resource limits (common/limits.h), in the "Limits" group of each
+// command's help; `simulation` adds those of the simulation stage.
+void add_limit_options(CLI::App* app, LimitArgs& l, bool simulation) {
+    const std::string g = "Limits (reaching one is limit-exceeded, exit 2)";
+    app->add_option("--max-nesting", l.max_nesting, "parser nesting depth (default 200)")
+        ->check(CLI::Range(std::size_t{1}, std::size_t{100000}))->group(g);
+    app->add_option("--max-expression-terms", l.max_expression_terms,
+                    "terms of an expression multiplied out (default 1000)")
+        ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 30))->group(g);
+    app->add_option("--max-height", l.max_height, "height of the mode-change arrays searched (default 8)")
+        ->check(CLI::Range(0, 1000))->group(g);
+    app->add_option("--z3-timeout", l.z3_timeout_ms, "milliseconds per Z3 query (default 10000)")
+        ->check(CLI::Range(1u, 86400000u))->group(g);
+    app->add_option("--z3-memory", l.z3_memory_mb, "MiB of memory for Z3 (default 2048)")
+        ->check(CLI::Range(1u, 1u << 20))->group(g);
+    if (!simulation) return;
+    app->add_option("--max-events", l.max_events, "events of the simulation (default 10000)")
+        ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 30))->group(g);
+    app->add_option("--max-steps", l.max_steps, "integration steps per mode segment (default 1000000)")
+        ->check(CLI::Range(1L, 1L << 40))->group(g);
+    app->add_option("--max-sim-time", l.max_sim_seconds, "seconds of wall time for the simulation (default 300)")
+        ->check(CLI::Range(0.001, 1e7))->group(g);
+}
+
 int dispatch(int argc, char** argv) {
     CLI::App app{"modeaudit: audits multimode physical models (a Modelica subset) before anyone "
                  "relies on them.\nEvery reachable mode's structure, every mode change's restart, "
@@ -73,6 +97,7 @@ int dispatch(int argc, char** argv) {
     c->add_option("--max-index", check.max_index,
                   "warn (structure-index-high) above this structural index (default 3)")
         ->check(CLI::Range(0, 1000));
+    add_limit_options(c, check.limits, false);
 
     SimulateArgs sim;
     auto* s = app.add_subcommand("simulate", "short reference simulation with guaranteed event location");
@@ -82,6 +107,7 @@ int dispatch(int argc, char** argv) {
     s->add_option("--rtol", sim.rtol, "relative tolerance of the integrator")->check(CLI::PositiveNumber);
     s->add_option("--format", sim.format, "text or json")->check(CLI::IsMember({"text", "json"}));
     s->add_option("--csv", sim.csv, "write the trajectory to FILE as CSV");
+    add_limit_options(s, sim.limits, true);
 
     ReportArgs rep;
     auto* r = app.add_subcommand("report", "full audit written as Markdown, PDF and JSON with plots");
@@ -90,6 +116,7 @@ int dispatch(int argc, char** argv) {
     r->add_option("-o,--output-dir", rep.output_dir, "folder for the report (default: modeaudit-report)");
     r->add_flag("--no-pdf", rep.no_pdf, "write Markdown and JSON only");
     r->add_flag("--reproducible", rep.reproducible, "omit the timestamp footer");
+    add_limit_options(r, rep.limits, true);
 
     RegressArgs reg;
     auto* g = app.add_subcommand("regress", "run every corpus model against its recorded expectations");

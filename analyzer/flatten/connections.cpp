@@ -10,6 +10,7 @@
 
 #include "common/internal_error.h"
 #include "flatten/expression_builder.h"
+#include "flatten/expression_limits.h"
 
 namespace modeaudit {
 
@@ -360,7 +361,7 @@ void eliminate_aliases(FlatModel& model) {
 
     auto alias_of = [&](const FlatEquation& e, int& a, int& b, int& sign) -> bool {
         if (!e.active_when.empty() || e.initial) return false;
-        ex r = e.residual().expand();
+        ex r = checked_expand(e.residual());
         if (!GiNaC::is_a<GiNaC::add>(r) || r.nops() != 2) return false;
         int idx[2];
         int coef[2];

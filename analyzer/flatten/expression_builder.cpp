@@ -3,6 +3,8 @@
 #include <cctype>
 #include <cmath>
 
+#include "flatten/expression_limits.h"
+
 namespace modeaudit {
 
 namespace {
@@ -138,9 +140,9 @@ std::vector<GiNaC::ex> terms_of(const GiNaC::ex& e) {
 }
 
 bool is_constant_multiple(const GiNaC::ex& a, const GiNaC::ex& b) {
-    GiNaC::ex be = b.expand();
+    GiNaC::ex be = checked_expand(b);
     if (be.is_zero()) return false;
-    return GiNaC::is_a<GiNaC::numeric>(GiNaC::normal(a.expand() / be));
+    return GiNaC::is_a<GiNaC::numeric>(GiNaC::normal(checked_expand(a) / be));
 }
 
 std::optional<GiNaC::numeric> numeric_value(const GiNaC::ex& e) {

@@ -1341,6 +1341,18 @@ Value Flattener::call_value(const ast::Expr& e, const Ctx& ctx) {
     if (condition_only.count(fname))
         fail(rule::flatten_type_mismatch, e.range,
              fmt::format("{}() is Boolean; it is allowed only in conditions", fname));
+    // Models are untrusted: no file is read but the model itself, so a
+    // resource-loading or file function is refused whatever it is called
+    // with (Modelica.Utilities.Files.loadResource, ...Streams.readFile, ...).
+    auto ends_with = [&](std::string_view tail) {
+        return fname.size() >= tail.size() && fname.compare(fname.size() - tail.size(), tail.size(), tail) == 0;
+    };
+    if (fname.rfind("Modelica.Utilities.", 0) == 0 || fname.rfind("ModelicaServices.", 0) == 0 ||
+        ends_with("loadResource") || ends_with("readFile") || ends_with("readLine") || ends_with("readRealMatrix"))
+        fail(rule::flatten_unsupported_construct, e.range,
+             fmt::format("{}() would access files or the system; models are untrusted and may read no file but "
+                         "themselves, so file and resource functions are refused; give the data as parameters",
+                         fname));
     static const std::set<std::string> refused = {
         "loadResource", "Modelica.Utilities.Files.loadResource", "readFile", "getInstanceName", "print",
         "delay", "spatialDistribution", "cardinality", "homotopy", "semiLinear", "transpose", "cross",

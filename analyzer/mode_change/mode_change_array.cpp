@@ -1,5 +1,6 @@
 #include "mode_change/mode_change_array.h"
 #include "flatten/expression_builder.h"
+#include "flatten/expression_limits.h"
 
 #include <fmt/format.h>
 
@@ -113,7 +114,7 @@ std::vector<bool> common_rows(const Mode& mode, const Mode& previous) {
     for (std::size_t f = 0; f < mode.equations.size(); ++f)
         for (const ModeEquation& pe : previous.equations)
             if (pe.equation == mode.equations[f].equation &&
-                (pe.residual - mode.equations[f].residual).expand().is_zero())
+                checked_expand(pe.residual - mode.equations[f].residual).is_zero())
                 common[f] = true;
     return common;
 }
@@ -230,7 +231,7 @@ void Builder::run(int K) {
                 if (!data_.count(v)) open.push_back(v);
             if (open.size() != 1) continue;
             const GiNaC::symbol& z = sym(open[0]);
-            GiNaC::ex r = e.residual.expand();
+            GiNaC::ex r = checked_expand(e.residual);
             if (r.degree(z) != 1 || r.ldegree(z) != 0) continue;
             data_.insert(open[0]);
             defining.insert(ei);
@@ -259,7 +260,7 @@ void Builder::run(int K) {
         }
         if (e.kind == ArrayEquation::Kind::Model) {
             for (const ex& g : root_shifts)
-                if ((e.residual - g).expand().is_zero() || (e.residual + g).expand().is_zero()) e.fact = true;
+                if (checked_expand(e.residual - g).is_zero() || checked_expand(e.residual + g).is_zero()) e.fact = true;
             if (e.instant == 0 && e.common) {
                 // Held on the previous trajectory when it involves previous-mode data only.
                 bool only_data = true;

@@ -1,5 +1,6 @@
 #include "mode_change/normalize.h"
 #include "flatten/expression_builder.h"
+#include "flatten/expression_limits.h"
 
 #include <algorithm>
 
@@ -11,7 +12,7 @@ namespace {
 // residual = +-(der(x) - v) with x, v continuous unknowns: returns (v, x).
 std::optional<std::pair<int, int>> velocity_alias(const FlatModel& flat, const GiNaC::ex& residual,
                                                   const std::vector<int>& unknowns) {
-    GiNaC::ex r = residual.expand();
+    GiNaC::ex r = checked_expand(residual);
     if (!GiNaC::is_a<GiNaC::add>(r) || r.nops() != 2) return std::nullopt;
     int der_of = -1, var = -1, sign_der = 0, sign_var = 0;
     for (std::size_t i = 0; i < 2; ++i) {
@@ -58,12 +59,12 @@ NormalizedTransition normalize_first_order(const FlatModel& flat, const Mode& pr
     for (const ModeEquation& e : next.equations) {
         bool common = false;
         for (const ModeEquation& p : previous.equations)
-            if (p.equation == e.equation && (p.residual - e.residual).expand().is_zero()) common = true;
+            if (p.equation == e.equation && checked_expand(p.residual - e.residual).is_zero()) common = true;
         if (!common) continue;
         if (transient) {
             bool in_transient = false;
             for (const ModeEquation& c : transient->equations)
-                if (c.equation == e.equation && (c.residual - e.residual).expand().is_zero()) in_transient = true;
+                if (c.equation == e.equation && checked_expand(c.residual - e.residual).is_zero()) in_transient = true;
             if (!in_transient) continue;
         }
         auto alias = velocity_alias(flat, e.residual, next.unknowns);

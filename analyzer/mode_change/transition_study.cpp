@@ -5,10 +5,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <set>
 #include <sstream>
 
+#include "common/limits.h"
 #include "common/progress.h"
 #include "flatten/flattener.h"
 
@@ -259,6 +261,12 @@ private:
             int top = r.base_height >= 0 ? r.base_height : cap;
             for (int K = 0; K <= top; ++K) r.arrays.push_back(build(t, K));
         }
+        if (r.base_height < 0 && cap < height_cap(r.normalized, std::numeric_limits<int>::max()))
+            throw LimitExceeded(
+                fmt::format("no mode-change array up to height {}, the limit on the array height, gives a perfect "
+                            "matching for the transition at {}; Theorem 2 bounds the search at height {}",
+                            cap, t.guard_text, height_cap(r.normalized, std::numeric_limits<int>::max())),
+                "array height", "--max-height", t.range);
         if (r.base_height < 0)
             r.note = fmt::format("no height up to {} gives a perfect matching of the enabled equations", cap);
         return r;

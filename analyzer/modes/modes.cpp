@@ -10,6 +10,7 @@
 #include "common/internal_error.h"
 #include "common/progress.h"
 #include "flatten/expression_builder.h"
+#include "flatten/expression_limits.h"
 #include "flatten/flattener.h"
 
 namespace modeaudit {
@@ -365,7 +366,7 @@ const std::optional<Transition>& Explorer::relation_crossing(std::size_t k, bool
 // (an index built once), so the check costs O(log n) per transition.
 bool Explorer::guard_is_equation(const Mode& m, const ex& guard) const {
     if (guard.is_zero()) return false;
-    ex g = guard.expand();
+    ex g = checked_expand(guard);
     const std::vector<int>* candidates = nullptr;
     for (GiNaC::const_preorder_iterator it = g.preorder_begin(); it != g.preorder_end() && !candidates; ++it)
         if (GiNaC::is_a<GiNaC::symbol>(*it))
@@ -374,7 +375,7 @@ bool Explorer::guard_is_equation(const Mode& m, const ex& guard) const {
     for (int eq : *candidates) {
         int pos = equation_position(m, eq);
         if (pos < 0) continue;
-        ex r = m.equations[static_cast<std::size_t>(pos)].residual.expand();
+        ex r = checked_expand(m.equations[static_cast<std::size_t>(pos)].residual);
         if (!r.is_zero() && is_constant_multiple(r, g)) return true;
     }
     return false;
@@ -392,7 +393,7 @@ void Explorer::add_contact_modes(ModeSet& set, const std::vector<State>& state_o
     for (std::size_t k = 0; k < n_transitions; ++k) {
         Transition& t = set.transitions[k];
         if (t.restart_constraints.empty() || t.trigger != Transition::Trigger::State) continue;
-        ex g = t.guard.expand();
+        ex g = checked_expand(t.guard);
         if (g.is_zero()) continue;
         for (std::size_t m = 0; m < set.modes.size() && t.contact_mode < 0; ++m)
             if (static_cast<int>(m) != t.from && guard_is_equation(set.modes[m], g)) t.contact_mode = static_cast<int>(m);

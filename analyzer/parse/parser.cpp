@@ -193,7 +193,8 @@ private:
         }
         sink_.report(rule::parse_nesting_too_deep, cur().range,
                      fmt::format("nesting deeper than {} levels; simplify the {}", limits_.max_depth,
-                                 most));
+                                 most),
+                     {"the nesting-depth limit is set by --max-nesting"});
         throw Abandon{};
     }
 
@@ -1440,7 +1441,9 @@ private:
                          fmt::format("expression tree deeper than {} levels (each operator of a "
                                      "chain such as 'a + b + c' adds a level); split the expression "
                                      "into several variables",
-                                     bound));
+                                     bound),
+                         {fmt::format("the bound is {} times the nesting-depth limit, set by --max-nesting",
+                                      kChainAllowance)});
             throw Abandon{};
         }
         return binary(op, std::move(l), std::move(r));

@@ -5,6 +5,8 @@
 #include <cmath>
 
 #include "common/internal_error.h"
+#include "common/limits.h"
+#include "flatten/expression_limits.h"
 #include "parse/ast_print.h"
 #include "simulation/derived_restart.h"
 
@@ -60,7 +62,7 @@ void dump_mode_change_stage(const PipelineState& s, std::ostream& out) {
 }
 
 StageOutcome run_rescaling(PipelineState& s, const RunOptions& o) {
-    s.rescaling = std::make_unique<RescalingStageResult>(rescale_transitions(*s.flat, *s.mode_change, o.progress));
+    s.rescaling = std::make_unique<RescalingStageResult>(rescale_transitions(*s.flat, *s.mode_change, o.progress, o.z3));
     return StageOutcome::Ok;
 }
 void dump_rescaling_stage(const PipelineState& s, std::ostream& out) {
@@ -161,6 +163,29 @@ const Stage* find_stage(std::string_view name) {
     return nullptr;
 }
 
+namespace {
+
+// Runs one stage; a resource limit it reaches (common/limits.h) becomes one
+// limit-exceeded diagnostic naming the limit and its option, and the run
+// stops there.
+StageOutcome run_within_limits(const Stage& st, PipelineState& state, const RunOptions& options) {
+    ExpressionLimitScope expression_limit(options.max_expression_terms);
+    try {
+        return st.run(state, options);
+    } catch (const LimitExceeded& e) {
+        SourceRange at = e.range();
+        if (!at.valid() && state.flat) at = state.flat->range;
+        if (!at.valid()) at.begin = at.end = state.sources.locate(state.file, 0);
+        state.sink.report(rule::limit_exceeded, at, fmt::format("stage {}: {}", st.name, e.what()),
+                          {fmt::format("the {} limit is set by {}; raise it if the model is meant to be this large, "
+                                       "or simplify the model",
+                                       e.limit(), e.option())});
+        return StageOutcome::InputError;
+    }
+}
+
+}  // namespace
+
 PipelineResult run_pipeline(PipelineState& state, const RunOptions& options, std::string_view until) {
     MODEAUDIT_ASSERT(find_stage(until) != nullptr, "unknown stage in run_pipeline");
     PipelineResult result;
@@ -174,7 +199,7 @@ PipelineResult run_pipeline(PipelineState& state, const RunOptions& options, std
             return result;
         }
         auto t0 = std::chrono::steady_clock::now();
-        StageOutcome outcome = st.run(state, options);
+        StageOutcome outcome = run_within_limits(st, state, options);
         auto t1 = std::chrono::steady_clock::now();
         result.timings.push_back(
             {std::string(st.name), std::chrono::duration<double, std::milli>(t1 - t0).count()});

@@ -21,6 +21,7 @@
 #include "common/diagnostics.h"
 #include "common/source.h"
 #include "flatten/flat_model.h"
+#include "flatten/expression_limits.h"
 #include "flatten/flattener.h"
 #include "modes/modes.h"
 #include "parse/ast.h"
@@ -40,7 +41,9 @@ struct RunOptions {
     ModeLimits modes;
     StructureOptions structure;
     ModeChangeOptions mode_change;
+    Z3Limits z3;
     SimulationOptions simulation;
+    std::size_t max_expression_terms = kDefaultMaxExpressionTerms;  // flatten/expression_limits.h
     bool sensitivity = true;  // repeat the simulation at tolerances ten times tighter
     bool progress = false;  // progress line on stderr (only when it is a terminal)
 };

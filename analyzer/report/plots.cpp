@@ -32,8 +32,12 @@ std::vector<std::string> split_fields(const std::string& line) {
     return out;
 }
 
-// A gnuplot single-quoted string: only '' is special inside it.
+// A gnuplot single-quoted string: only '' is special inside it, and no
+// backquote is run. Text that starts with a quote would begin with '' (the
+// "same file" token) and is given as "'" . 'the rest' instead (found by
+// tests/robustness/report_injection.py: a quoted identifier's name).
 std::string gp_string(const std::string& s) {
+    if (!s.empty() && s.front() == '\'') return "\"'\" . " + gp_string(s.substr(1));
     std::string out = "'";
     for (char c : s) {
         if (c == '\'') out += "''";

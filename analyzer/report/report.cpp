@@ -805,17 +805,30 @@ int write_report(const ReportInput& input, const ReportOptions& options, std::os
     namespace fs = std::filesystem;
     ReportFiles written;
     int status = 0;
-    const fs::path& dir = options.output_dir;
+    // Every file is made in a staging folder inside the output folder and
+    // renamed into place once all are made, so a run killed midway leaves
+    // the previous report's files, never a truncated one (gnuplot and
+    // pandoc write their outputs in the staging folder too). A staging
+    // folder left by a killed run is removed by the next run.
+    const fs::path& final_dir = options.output_dir;
     std::error_code ec;
-    fs::create_directories(dir, ec);
-    if (ec || !fs::is_directory(dir)) {
+    fs::create_directories(final_dir, ec);
+    if (ec || !fs::is_directory(final_dir)) {
         err << fmt::format("modeaudit: error: cannot create the report folder '{}': {}\n",
-                           dir.string(), ec ? ec.message() : "not a directory");
+                           final_dir.string(), ec ? ec.message() : "not a directory");
+        return 2;
+    }
+    const fs::path dir = final_dir / kReportStagingFolder;
+    fs::remove_all(dir, ec);
+    fs::create_directory(dir, ec);
+    if (ec) {
+        err << fmt::format("modeaudit: error: cannot create the staging folder '{}': {}\n", dir.string(),
+                           ec.message());
         return 2;
     }
     auto write = [&](const std::string& name, const std::string& text) -> bool {
         if (write_file_atomically(dir / name, text)) return true;
-        err << fmt::format("modeaudit: error: cannot write '{}'\n", (dir / name).string());
+        err << fmt::format("modeaudit: error: cannot write '{}'\n", (final_dir / name).string());
         status = 2;
         return false;
     };
@@ -934,6 +947,34 @@ int write_report(const ReportInput& input, const ReportOptions& options, std::os
         else
             status = 2;
     }
+    // Into place: the data first, the Markdown last. An old PDF or old
+    // pictures that this run could not remake are removed rather than left
+    // looking current.
+    auto place = [&](fs::path& p) {
+        if (p.empty()) return;
+        fs::path to = final_dir / p.filename();
+        fs::rename(p, to, ec);
+        if (ec) {
+            err << fmt::format("modeaudit: error: cannot move '{}' into place: {}\n", to.string(), ec.message());
+            status = 2;
+            p.clear();
+            return;
+        }
+        p = to;
+    };
+    if (written.pdf.empty()) fs::remove(final_dir / (base + ".pdf"), ec);
+    if (written.plots.empty() && plan)
+        for (const PlotFigure& f : plan->figures) fs::remove(final_dir / f.image, ec);
+    place(written.plot_data);
+    place(written.plot_script);
+    for (fs::path& p : written.plots) place(p);
+    if (written.mode_graph.empty() && graph) fs::remove(final_dir / (base + "_modes.png"), ec);
+    place(written.mode_graph_source);
+    place(written.mode_graph);
+    place(written.json);
+    place(written.pdf);
+    place(written.markdown);
+    fs::remove_all(dir, ec);
     if (files) *files = std::move(written);
     return status;
 }

@@ -72,6 +72,10 @@ struct ReportOptions {
 };
 
 // What write_report produced (paths inside output_dir).
+// The hidden folder inside output_dir where write_report makes the files
+// before renaming them into place (removed when it is done).
+inline constexpr const char* kReportStagingFolder = ".modeaudit-staging";
+
 struct ReportFiles {
     std::filesystem::path markdown, json, pdf, plot_script, plot_data, mode_graph, mode_graph_source;
     std::vector<std::filesystem::path> plots;

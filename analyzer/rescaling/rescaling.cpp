@@ -4,10 +4,13 @@
 #include <z3++.h>
 
 #include <algorithm>
+#include <mutex>
 #include <set>
 
 #include "common/internal_error.h"
+#include "common/limits.h"
 #include "flatten/expression_builder.h"
+#include "flatten/expression_limits.h"
 
 namespace modeaudit {
 
@@ -36,7 +39,7 @@ long value(const Monomial& m, const std::vector<int>& mu) {
 std::vector<Monomial> monomials_of(const ModeChangeArray& a, const GiNaC::ex& residual, std::vector<int>& atoms) {
     const auto idx = index_by_name(a);
     std::vector<Monomial> out;
-    for (const GiNaC::ex& t : terms_of(residual.expand())) {
+    for (const GiNaC::ex& t : terms_of(checked_expand(residual))) {
         std::vector<GiNaC::ex> factors;
         if (GiNaC::is_a<GiNaC::mul>(t))
             for (std::size_t i = 0; i < t.nops(); ++i) factors.push_back(t.op(i));
@@ -69,8 +72,34 @@ std::vector<Monomial> monomials_of(const ModeChangeArray& a, const GiNaC::ex& re
     return out;
 }
 
+namespace {
+
+// Z3's memory limit is a global parameter; set it when it changes.
+void apply_memory_limit(unsigned mb) {
+    static std::mutex m;
+    static unsigned current = 0;
+    std::lock_guard<std::mutex> lock(m);
+    if (current == mb) return;
+    z3::set_param("memory_max_size", static_cast<int>(mb));
+    current = mb;
+}
+
+[[noreturn]] void z3_limit(const ModeChangeArray& a, const Z3Limits& limits, const std::string& reason) {
+    const bool memory = reason.find("memory") != std::string::npos;
+    throw LimitExceeded(
+        memory ? fmt::format("Z3 ran out of its {} MiB memory limit ({}) on the rescaling of a mode-change array "
+                             "of height {} with {} equations",
+                             limits.max_memory_mb, reason, a.height, a.equations.size())
+               : fmt::format("Z3 gave no answer within {} ms ({}), the Z3 time limit per query, on the rescaling of "
+                             "a mode-change array of height {} with {} equations",
+                             limits.timeout_ms, reason, a.height, a.equations.size()),
+        memory ? "Z3 memory" : "Z3 time", memory ? "--z3-memory" : "--z3-timeout");
+}
+
+}  // namespace
+
 RescalingResult solve_rescaling(const ModeChangeArray& a, const std::vector<int>& restart_variables,
-                                bool nonlinear_finite) {
+                                bool nonlinear_finite, const Z3Limits& limits) {
     RescalingResult r;
     MODEAUDIT_ASSERT(a.matched, "rescaling of an array without a matching");
     // One Z3 context per thread: creating a context costs far more than
@@ -127,7 +156,18 @@ RescalingResult solve_rescaling(const ModeChangeArray& a, const std::vector<int>
     }
     z3::expr_vector assumptions(ctx);
     for (const z3::expr& t : trackers) assumptions.push_back(t);
-    if (solver.check(assumptions) != z3::sat) {
+    apply_memory_limit(limits.max_memory_mb);
+    z3::params params(ctx);
+    params.set("timeout", limits.timeout_ms);
+    solver.set(params);
+    z3::check_result answer = z3::unknown;
+    try {
+        answer = solver.check(assumptions);
+    } catch (const z3::exception& e) {
+        z3_limit(a, limits, e.msg());
+    }
+    if (answer == z3::unknown) z3_limit(a, limits, solver.reason_unknown());
+    if (answer != z3::sat) {
         z3::expr_vector core = solver.unsat_core();
         std::set<std::string> seen;
         for (unsigned i = 0; i < core.size(); ++i) {
@@ -146,7 +186,15 @@ RescalingResult solve_rescaling(const ModeChangeArray& a, const std::vector<int>
     z3::expr total = ctx.int_val(0);
     for (const z3::expr& m : mu) total = total + m;
     opt.minimize(total);
-    MODEAUDIT_ASSERT(opt.check() == z3::sat, "Z3: satisfiable constraints became unsatisfiable under minimisation");
+    opt.set(params);
+    z3::check_result optimum = z3::unknown;
+    try {
+        optimum = opt.check();
+    } catch (const z3::exception& e) {
+        z3_limit(a, limits, e.msg());
+    }
+    if (optimum == z3::unknown) z3_limit(a, limits, Z3_optimize_get_reason_unknown(ctx, opt));
+    MODEAUDIT_ASSERT(optimum == z3::sat, "Z3: satisfiable constraints became unsatisfiable under minimisation");
     z3::model model = opt.get_model();
     for (const z3::expr& m : mu) r.mu.push_back(model.eval(m, true).get_numeral_int());
     for (const auto& [ei, xj] : a.matching) {

@@ -31,6 +31,13 @@ struct Monomial {
     std::map<int, int> powers;         // array variable index -> exponent
 };
 
+// Resource limits of each Z3 query (common/limits.h): reaching one is
+// LimitExceeded (limit-exceeded), never a hang or an out-of-memory kill.
+struct Z3Limits {
+    unsigned timeout_ms = 10000;    // per query; --z3-timeout
+    unsigned max_memory_mb = 2048;  // Z3's memory (process-wide memory_max_size); --z3-memory
+};
+
 struct RescalingResult {
     bool solved = false;
     std::vector<int> mu;               // per array variable
@@ -51,7 +58,7 @@ std::vector<Monomial> monomials_of(const ModeChangeArray& a, const GiNaC::ex& re
 // whether an impulse inside a non-polynomial function is what blocks the
 // restart (the verdict "unsupported").
 RescalingResult solve_rescaling(const ModeChangeArray& a, const std::vector<int>& restart_variables,
-                                bool nonlinear_finite = true);
+                                bool nonlinear_finite = true, const Z3Limits& limits = {});
 
 // Our own check: every constraint holds for mu; returns the first violation.
 std::optional<std::string> check_rescaling(const ModeChangeArray& a, const std::vector<int>& restart_variables,
@@ -72,7 +79,8 @@ struct RescalingStageResult {
     std::vector<std::vector<std::vector<ArrayRescaling>>> arrays;
 };
 
-RescalingStageResult rescale_transitions(const FlatModel& flat, const ModeChangeResult& mc, bool progress = false);
+RescalingStageResult rescale_transitions(const FlatModel& flat, const ModeChangeResult& mc, bool progress = false,
+                                         const Z3Limits& limits = {});
 void dump_rescaling(const FlatModel& flat, const ModeChangeResult& mc, const RescalingStageResult& r,
                     std::ostream& out);
 

@@ -10,7 +10,8 @@
 
 namespace modeaudit {
 
-RescalingStageResult rescale_transitions(const FlatModel& flat, const ModeChangeResult& mc, bool progress) {
+RescalingStageResult rescale_transitions(const FlatModel& flat, const ModeChangeResult& mc, bool progress,
+                                         const Z3Limits& limits) {
     RescalingStageResult out;
     Progress bar("rescaling", mc.transitions.size(), progress && Progress::stderr_is_terminal());
     std::map<std::string, std::vector<ArrayRescaling>> cache;  // by Route::key
@@ -27,12 +28,12 @@ RescalingStageResult rescale_transitions(const FlatModel& flat, const ModeChange
                 ArrayRescaling ar;
                 if (a.matched) {
                     std::vector<int> rv = restart_variables(in, a);
-                    ar.result = solve_rescaling(a, rv);
+                    ar.result = solve_rescaling(a, rv, true, limits);
                     if (!ar.result->solved && !ar.result->nonlinear.empty())
-                        ar.relaxed = solve_rescaling(a, rv, /*nonlinear_finite=*/false);
+                        ar.relaxed = solve_rescaling(a, rv, /*nonlinear_finite=*/false, limits);
                     bool goodness = false;
                     for (const std::string& c : ar.result->core) goodness = goodness || c.rfind("goodness", 0) == 0;
-                    if (!ar.result->solved && goodness) ar.without_goodness = solve_rescaling(a, {});
+                    if (!ar.result->solved && goodness) ar.without_goodness = solve_rescaling(a, {}, true, limits);
                 }
                 per_array.push_back(std::move(ar));
             }

@@ -7,6 +7,7 @@
 
 #include "common/internal_error.h"
 #include "flatten/expression_builder.h"
+#include "flatten/expression_limits.h"
 #include "structure/dulmage_mendelsohn.h"
 #include "structure/numeric.h"
 
@@ -24,7 +25,7 @@ std::string base_name(const FlatModel& flat, const ArrayVariable& v) {
 // eps left over means the offsets were wrong (a bug, not a model problem).
 GiNaC::ex at_eps_zero(const GiNaC::ex& e, const GiNaC::symbol& eps) {
     GiNaC::ex out = 0;
-    for (const GiNaC::ex& t : terms_of(e.expand())) {
+    for (const GiNaC::ex& t : terms_of(checked_expand(e))) {
         int lo = t.ldegree(eps), hi = t.degree(eps);
         MODEAUDIT_ASSERT(lo >= 0, "a negative power of eps survives rescaling");
         if (hi == 0) out += t;

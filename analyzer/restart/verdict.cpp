@@ -7,6 +7,7 @@
 #include <set>
 
 #include "flatten/expression_builder.h"
+#include "flatten/expression_limits.h"
 #include "flatten/flattener.h"
 #include "structure/dulmage_mendelsohn.h"
 
@@ -227,7 +228,7 @@ private:
         // Conditions A z + b = 0 in the eliminated states z.
         std::vector<std::vector<GiNaC::ex>> rows;
         for (const CompletedEquation& c : ns.consistency) {
-            GiNaC::ex r = c.residual.expand();
+            GiNaC::ex r = checked_expand(c.residual);
             std::vector<GiNaC::ex> row;
             GiNaC::ex rest = r;
             for (const GiNaC::symbol& z : eliminate) {
@@ -238,7 +239,7 @@ private:
                 row.push_back(a);
                 rest -= a * z;
             }
-            row.push_back(rest.expand());
+            row.push_back(checked_expand(rest));
             rows.push_back(row);
         }
         std::vector<bool> pivot_row(rows.size(), false);
@@ -294,7 +295,7 @@ private:
         bool needs = false;
         for (const GiNaC::symbol& l : ps.leading)
             if (g.has(l)) needs = true;
-        if (!needs) return g.expand();
+        if (!needs) return checked_expand(g);
         GiNaC::lst eqs, vars;
         for (const CompletedEquation& c : ps.reduced) eqs.append(c.residual == 0);
         for (const GiNaC::symbol& l : ps.leading) vars.append(l);
@@ -338,7 +339,7 @@ private:
                 out.restart.push_back(fmt::format("{}+ = pre({})", d, d));
             }
         for (const CompletedEquation& c : direct.normalized.next_structure.consistency) {
-            GiNaC::ex r = c.residual.subs(carried, kExactSubs).expand();
+            GiNaC::ex r = checked_expand(c.residual.subs(carried, kExactSubs));
             if (r.is_zero() || implied_by_guard(c.residual, t)) continue;
             out.conditions.push_back(canonical(for_display(r, rename, pool)) + " = 0");
         }

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <memory>
 #include <mutex>
@@ -241,6 +242,16 @@ private:
         result_.stopped_because = r;
         if (!message.empty()) result_.messages.push_back(message);
     }
+    // A resource limit stops the run (reported as limit-exceeded).
+    void stop_at_limit(const std::string& message, const char* limit, const char* option) {
+        stop(StopReason::SolverFailure, message);
+        result_.limit = limit;
+        result_.limit_option = option;
+    }
+    std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
+    bool over_wall_time() const {
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count() > o_.max_wall_seconds;
+    }
     std::map<std::string, double> named(const ModeSystem& sys, const std::vector<double>& x,
                                         const std::vector<double>& y) const {
         std::map<std::string, double> m;
@@ -446,6 +457,20 @@ SimulationResult SimulationDriver::run() {
         std::vector<double> xe, ye;
         while (integ.time() < stop_time) {
             std::string error;
+            if (integ.stats().steps - base.steps >= o_.max_steps || over_wall_time()) {
+                const bool steps = integ.stats().steps - base.steps >= o_.max_steps;
+                close_segment(integ.time());
+                finish_values(*sys, x, y);
+                if (steps)
+                    stop_at_limit(fmt::format("more than {} integration steps in mode '{}' by t = {:.12g}",
+                                              o_.max_steps, sys->mode_id(), integ.time()),
+                                  "simulation steps", "--max-steps");
+                else
+                    stop_at_limit(fmt::format("the simulation ran longer than {} s of wall time and stopped at "
+                                              "t = {:.12g}", o_.max_wall_seconds, integ.time()),
+                                  "simulation wall time", "--max-sim-time");
+                return result_;
+            }
             if (!integ.step(error)) {
                 close_segment(integ.time());
                 sys->solve_leading(integ.time(), x.data(), y.data());  // y of the last accepted step (best effort)
@@ -607,7 +632,8 @@ SimulationResult SimulationDriver::run() {
         event_times.push_back(t_e);
         if (result_.events.size() >= o_.max_events) {
             finish_values(*next, xn, yn);
-            stop(StopReason::SolverFailure, fmt::format("more than {} events by t = {:.12g}", o_.max_events, t_e));
+            stop_at_limit(fmt::format("more than {} events by t = {:.12g}", o_.max_events, t_e), "simulation events",
+                          "--max-events");
             return result_;
         }
         ZenoCheck z = check_zeno(event_times, o_, stop_time);

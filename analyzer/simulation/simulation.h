@@ -123,8 +123,11 @@ struct SimulationOptions {
     double event_time_tolerance = 1e-12;           // relative; the event search's finest sub-interval
     double guard_zero_tolerance = 1e-12;           // a guard is armed below -this
     double simultaneity = 1e-10;                   // relative; crossings this close fire together
-    std::size_t max_events = 10000;
-    long max_steps = 1000000;                      // per segment
+    // Resource limits (common/limits.h): reaching one stops the run with
+    // SimulationResult::limit set, reported as limit-exceeded.
+    std::size_t max_events = 10000;                // --max-events
+    long max_steps = 1000000;                      // per segment; --max-steps
+    double max_wall_seconds = 300;                 // the whole run; --max-sim-time
     int zeno_events = 10;
     double zeno_spacing_fraction = 1e-2;
     double min_event_spacing = 1e-12;              // relative
@@ -184,6 +187,9 @@ struct SimulationResult {
     std::string final_mode;
     std::vector<std::string> messages;
     std::vector<Sample> samples;
+    // Set when a resource limit stopped the run: the limit's name and option
+    // ("simulation events", "--max-events"); the message says more.
+    std::string limit, limit_option;
 };
 
 // A reference result must not move with the tolerance (seed 000, 4.4): a

@@ -57,7 +57,7 @@ TEST(RuleTable, IdsAreKebabCaseWithAKnownFamilyAndUnique) {
     std::set<std::string_view> seen;
     const std::regex id_form("^[a-z]+(-[a-z0-9]+)+$");
     const std::set<std::string> families = {"parse", "flatten", "modes", "structure", "restart",
-                                            "verify", "sim", "report"};
+                                            "verify", "sim", "report", "limit"};
     for (const Rule& r : all_rules()) {
         EXPECT_TRUE(std::regex_match(std::string(r.id), id_form)) << r.id;
         EXPECT_TRUE(families.count(std::string(r.family()))) << r.id;

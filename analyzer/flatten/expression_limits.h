@@ -1,0 +1,47 @@
+// The size of a symbolic expression after expansion (a resource limit,
+// common/limits.h).
+//
+// GiNaC's expand() multiplies out products and integer powers of sums: a
+// one-line residual such as (x + y + z)^300 expands to 45,451 terms, and
+// (a + b + c + d)^400 to some 11 million, which takes minutes and gigabytes.
+// Every stage that expands a model's expressions calls checked_expand, which
+// bounds the number of terms from above before expanding (the multinomial
+// count of each power of a sum, the product of the operands' counts for a
+// product) and refuses with LimitExceeded when the bound or the actual
+// result is over the limit (a sum that is already that long and does not
+// grow is let through). The bound ignores cancellation, so an expression
+// that would cancel down to a few terms can be refused; the diagnostic says
+// how to raise the limit.
+#pragma once
+
+#include <cstddef>
+
+#include <ginac/ginac.h>
+
+namespace modeaudit {
+
+inline constexpr std::size_t kDefaultMaxExpressionTerms = 1000;
+
+// The limit in force on this thread (default kDefaultMaxExpressionTerms).
+std::size_t max_expression_terms();
+
+// Sets the limit for this thread while in scope (run_pipeline opens one).
+class ExpressionLimitScope {
+public:
+    explicit ExpressionLimitScope(std::size_t max_terms);
+    ~ExpressionLimitScope();
+    ExpressionLimitScope(const ExpressionLimitScope&) = delete;
+    ExpressionLimitScope& operator=(const ExpressionLimitScope&) = delete;
+
+private:
+    std::size_t previous_;
+};
+
+// An upper bound on the number of terms of e.expand() (saturates at `cap`).
+double expanded_terms_bound(const GiNaC::ex& e, double cap);
+
+// e.expand(), or LimitExceeded (limit "expression size", option
+// --max-expression-terms) when it would have more terms than the limit.
+GiNaC::ex checked_expand(const GiNaC::ex& e);
+
+}  // namespace modeaudit

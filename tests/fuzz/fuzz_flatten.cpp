@@ -1,0 +1,24 @@
+// libFuzzer harness: parse and flatten on arbitrary bytes. Array and variable
+// limits are lowered from their defaults so one input cannot spend the whole
+// run allocating a legal million-element array; hitting them must still be a
+// diagnostic. (The flatten-stage rule checks run in the check harness.)
+#include "flatten/flattener.h"
+#include "fuzz_common.h"
+#include "parse/parser.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    modeaudit::fuzz::run_or_abort([&] {
+        modeaudit::SourceManager sources;
+        modeaudit::DiagnosticSink sink;
+        std::uint32_t file = modeaudit::fuzz::load(sources, data, size);
+        auto tree = modeaudit::parse_file(sources, file, sink);
+        if (sink.has_input_errors()) return;
+        modeaudit::FlattenOptions options;
+        options.max_array_size = 10000;
+        options.max_variables = 20000;
+        auto flat = modeaudit::flatten(*tree, sources, sink, options);
+        // null exactly when the model cannot be flattened, and then an input error says why
+        if (!flat && !sink.has_input_errors()) std::abort();
+    });
+    return 0;
+}

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer harnesses (tests/fuzz/) with clang, ASan and UBSan in
+# build-fuzz/ and runs each for SECONDS, one after the other, under nice,
+# seeded with every corpus model (corpus/**/*.mo).
+#
+#   tests/robustness/fuzz.sh SECONDS [parse|flatten|check ...]
+#
+# Needs clang-14 and libclang-rt-14-dev (Debian 12). The grown corpus stays in
+# build-fuzz/fuzz-corpus/HARNESS/ (reused by the next run), the log of each
+# run in build-fuzz/fuzz-HARNESS.log, and any crash, timeout or out-of-memory
+# input in build-fuzz/fuzz-artifacts/HARNESS/. A finding becomes a corpus
+# regression model once fixed (tests/robustness/README.md). Exit 1 when a
+# harness found something.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+if [ $# -lt 1 ] || ! [[ "$1" =~ ^[0-9]+$ ]]; then
+  echo "usage: tests/robustness/fuzz.sh SECONDS [parse|flatten|check ...]" >&2
+  exit 2
+fi
+seconds=$1; shift
+harnesses=("$@")
+[ ${#harnesses[@]} -eq 0 ] && harnesses=(parse flatten check)
+
+cxx=${CXX_FUZZ:-clang++-14}
+if ! command -v "$cxx" >/dev/null 2>&1; then
+  echo "fuzz.sh: $cxx not found; apt-get install clang-14 libclang-rt-14-dev" >&2
+  exit 2
+fi
+
+nice -n 19 cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER="$cxx" \
+  -DMODEAUDIT_FUZZ=ON -DMODEAUDIT_BUILD_TESTS=OFF > build-fuzz.log 2>&1 || { cat build-fuzz.log; exit 2; }
+targets=()
+for h in "${harnesses[@]}"; do targets+=("modeaudit_fuzz_$h"); done
+if ! nice -n 19 cmake --build build-fuzz -j "${FUZZ_BUILD_JOBS:-2}" --target "${targets[@]}" >> build-fuzz.log 2>&1; then
+  grep -E "error" build-fuzz.log | head -n 40
+  echo "fuzz.sh: the build failed; see build-fuzz.log" >&2
+  exit 2
+fi
+
+# Per-input limits: a slower input is a hang, a larger one an out-of-memory.
+declare -A timeout=([parse]=30 [flatten]=30 [check]=60)
+declare -A max_len=([parse]=16384 [flatten]=8192 [check]=4096)
+
+status=0
+for h in "${harnesses[@]}"; do
+  corpus=build-fuzz/fuzz-corpus/$h
+  artifacts=build-fuzz/fuzz-artifacts/$h/
+  mkdir -p "$corpus" "$artifacts"
+  seeds=build-fuzz/fuzz-seeds
+  rm -rf "$seeds"; mkdir -p "$seeds"
+  n=0
+  while IFS= read -r -d '' f; do cp "$f" "$seeds/$n.mo"; n=$((n + 1)); done \
+    < <(find corpus -name '*.mo' -print0 | sort -z)
+  log=build-fuzz/fuzz-$h.log
+  echo "fuzz.sh: $h for ${seconds}s ($n seed models), log $log"
+  # CLN and GiNaC leak a few bytes on purpose (see analyzer/cli/main.cpp).
+  set +e
+  ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+    nice -n 19 "build-fuzz/tests/fuzz/modeaudit_fuzz_$h" "$corpus" "$seeds" \
+      -dict=tests/fuzz/modelica.dict -max_total_time="$seconds" -timeout="${timeout[$h]}" \
+      -rss_limit_mb=2048 -max_len="${max_len[$h]}" -print_final_stats=1 \
+      -artifact_prefix="$artifacts" > "$log" 2>&1
+  rc=$?
+  set -e
+  last=$(grep -E '^#[0-9]+' "$log" | tail -n 1 || true)
+  echo "fuzz.sh: $h: exit $rc; last status: $last"
+  grep -E '^stat::' "$log" || true
+  if [ $rc -ne 0 ] || [ -n "$(ls -A "$artifacts")" ]; then
+    echo "fuzz.sh: $h found something: $(ls "$artifacts")" >&2
+    grep -E 'ERROR|SUMMARY|runtime error|escaping' "$log" | head -n 5 >&2 || true
+    status=1
+  fi
+done
+exit $status
