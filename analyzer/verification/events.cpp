@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "flatten/expression_builder.h"
+#include "flatten/expression_limits.h"
 #include "flatten/flattener.h"
 #include "restart/restart.h"
 #include "structure/numeric.h"
@@ -220,7 +221,7 @@ void impulse_ranges(const FlatModel& flat, const ModeSet& modes, const Structure
             std::vector<GiNaC::ex> one{e};
             std::set<std::string> skip;
             for (const auto& [name, z] : vars) skip.insert(name);
-            GiNaC::ex num = GiNaC::expand(e.subs(data, kExactSubs).subs(parameter_values(flat, one, skip), kExactSubs));
+            GiNaC::ex num = checked_expand(e.subs(data, kExactSubs).subs(parameter_values(flat, one, skip), kExactSubs));
             eqs.push_back(num);
             opt.add(to_z3(ctx, num, vars) == 0);
         }

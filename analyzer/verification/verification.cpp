@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "flatten/expression_builder.h"
+#include "flatten/expression_limits.h"
 #include "flatten/flattener.h"
 #include "structure/numeric.h"
 #include "verification/verification_internal.h"
@@ -115,10 +116,10 @@ int sign_of(const GiNaC::ex& e, bool& zero) {
     zero = n.is_zero();
     if (zero) return 0;
     GiNaC::ex nd = GiNaC::numer_denom(n);
-    int sn = certain_sign(GiNaC::factor(GiNaC::expand(nd.op(0))));
-    if (sn == 0) sn = certain_sign(GiNaC::expand(nd.op(0)));
-    int sd = certain_sign(GiNaC::factor(GiNaC::expand(nd.op(1))));
-    if (sd == 0) sd = certain_sign(GiNaC::expand(nd.op(1)));
+    int sn = certain_sign(GiNaC::factor(checked_expand(nd.op(0))));
+    if (sn == 0) sn = certain_sign(checked_expand(nd.op(0)));
+    int sd = certain_sign(GiNaC::factor(checked_expand(nd.op(1))));
+    if (sd == 0) sd = certain_sign(checked_expand(nd.op(1)));
     return sn * sd;
 }
 
@@ -190,7 +191,7 @@ LinearPart linear_part(const TransitionRestart& tr, const RestartNames& names) {
     if (lp.equations.empty() || lp.unknowns.empty()) return lp;
     for (const GiNaC::ex& e : lp.equations)
         for (const GiNaC::symbol& u : lp.unknowns)
-            if (GiNaC::expand(e).degree(u) > 1) return lp;  // nonlinear: decided at events only
+            if (checked_expand(e).degree(u) > 1) return lp;  // nonlinear: decided at events only
     try {
         GiNaC::ex sol = GiNaC::lsolve(eqs, syms);
         if (!GiNaC::is_a<GiNaC::lst>(sol) || sol.nops() != syms.nops()) return lp;
@@ -213,11 +214,11 @@ std::string stable_text(const GiNaC::ex& e) {
     // term order; expanded numerator and denominator with the denominator's
     // leading sign fixed print the same every run.
     GiNaC::ex nd = GiNaC::numer_denom(GiNaC::normal(e));
-    GiNaC::ex n = GiNaC::expand(nd.op(0)), d = GiNaC::expand(nd.op(1));
+    GiNaC::ex n = checked_expand(nd.op(0)), d = checked_expand(nd.op(1));
     std::string dt = canonical(d);
     if (!dt.empty() && dt[0] == '-') {
-        n = GiNaC::expand(-n);
-        d = GiNaC::expand(-d);
+        n = checked_expand(-n);
+        d = checked_expand(-d);
         dt = canonical(d);
     }
     if (d.is_equal(1)) return canonical(n);
@@ -551,7 +552,7 @@ std::vector<std::pair<std::string, GiNaC::ex>> discover(const FlatModel& flat, c
     std::vector<GiNaC::ex> rows;
     std::vector<std::vector<GiNaC::ex>> coeffs;
     for (const GiNaC::ex& e0 : lp.equations) {
-        GiNaC::ex e = GiNaC::expand(e0);
+        GiNaC::ex e = checked_expand(e0);
         bool any = false;
         for (const GiNaC::symbol& a : rn.impulses) any = any || e.has(a);
         if (!any) continue;
@@ -578,8 +579,8 @@ std::vector<std::pair<std::string, GiNaC::ex>> discover(const FlatModel& flat, c
     for (const std::vector<GiNaC::ex>& y : left_null_space(coeffs, rn.impulses.size())) {
         GiNaC::ex c = 0;
         for (std::size_t i = 0; i < rows.size(); ++i) c += y[i] * rows[i];
-        c = GiNaC::expand(GiNaC::normal(c));
-        c = GiNaC::expand(GiNaC::numer(GiNaC::normal(c)));
+        c = checked_expand(GiNaC::normal(c));
+        c = checked_expand(GiNaC::numer(GiNaC::normal(c)));
         if (c.is_zero()) continue;
         bool impulse_left = false;
         for (const GiNaC::symbol& a : rn.impulses) impulse_left = impulse_left || c.has(a);
@@ -622,13 +623,13 @@ std::vector<std::pair<std::string, GiNaC::ex>> discover(const FlatModel& flat, c
                 GiNaC::ex f = symbol_of(flat, GiNaC::ex_to<GiNaC::symbol>(*it).get_name());
                 if (!f.is_zero()) by_name[*it] = f;
             }
-        q = GiNaC::expand(GiNaC::numer(GiNaC::normal(q.subs(by_name, kExactSubs))));
+        q = checked_expand(GiNaC::numer(GiNaC::normal(q.subs(by_name, kExactSubs))));
         // Deterministic scale and sign: integer coefficients, the printed form not starting with '-'.
         GiNaC::ex content = q.integer_content();
-        if (!content.is_zero()) q = GiNaC::expand(q / content);
+        if (!content.is_zero()) q = checked_expand(q / content);
         std::string text = canonical(q);
         if (!text.empty() && text[0] == '-') {
-            q = GiNaC::expand(-q);
+            q = checked_expand(-q);
             text = canonical(q);
         }
         bool seen = false;
