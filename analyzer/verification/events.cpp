@@ -289,6 +289,31 @@ void impulse_ranges(const FlatModel& flat, const ModeSet& modes, const Structure
     }
 }
 
+// A jump law at one event: Q at the left limits and after the restart;
+// "conserved..." kinds need a zero jump, the others its sign.
+EventJump event_jump(const FlatModel& flat, const std::string& name, const std::string& kind, const GiNaC::ex& quantity,
+                     const std::map<std::string, double>& before, const std::map<std::string, double>& after) {
+    EventJump j;
+    j.invariant = name;
+    j.kind = kind;
+    std::vector<GiNaC::ex> q{quantity};
+    GiNaC::exmap params = parameter_values(flat, q, {});
+    auto b = evaluate(quantity, before, params), a = evaluate(quantity, after, params);
+    if (!b || !a) {
+        j.note = "a variable of the quantity has no value at the event";
+        return j;
+    }
+    j.before = *b;
+    j.after = *a;
+    j.jump = *a - *b;
+    const double tol = 1e-9 * std::max({1.0, std::fabs(*a), std::fabs(*b)});
+    const bool holds = kind.rfind("conserved", 0) == 0 ? std::fabs(j.jump) <= tol
+                       : kind == "nonincreasing"        ? j.jump <= tol
+                                                        : j.jump >= -tol;
+    j.status = holds ? CheckStatus::Holds : CheckStatus::Violated;
+    return j;
+}
+
 }  // namespace
 
 void verify_events(const FlatModel& flat, const ModeSet& modes, const StructureResult& structures,
@@ -307,58 +332,21 @@ void verify_events(const FlatModel& flat, const ModeSet& modes, const StructureR
         const TransitionRestart* r =
             static_cast<std::size_t>(e.transition) < restarts.transitions.size() ? &restarts.transitions[static_cast<std::size_t>(e.transition)] : nullptr;
         const bool restarted = !ev.after.empty() && ev.to >= 0;
-        // Declared jump laws at the actual values.
-        if (restarted)
-            for (const DeclaredInvariant& inv : v.invariants) {
-                if (inv.decl->at_events.empty() || !applies_to(*inv.decl, modes.modes[static_cast<std::size_t>(ev.to)]))
-                    continue;
-                EventJump j;
-                j.invariant = inv.name;
-                j.kind = inv.decl->at_events;
-                std::vector<GiNaC::ex> q{inv.quantity};
-                GiNaC::exmap params = parameter_values(flat, q, {});
-                std::map<std::string, double> after = ev.before;
-                for (const auto& [n, x] : ev.after) after[n] = x;
-                auto b = evaluate(inv.quantity, ev.before, params), a = evaluate(inv.quantity, after, params);
-                if (!b || !a) {
-                    j.note = "a variable of the quantity has no value at the event";
-                } else {
-                    j.before = *b;
-                    j.after = *a;
-                    j.jump = *a - *b;
-                    const double tol = 1e-9 * std::max({1.0, std::fabs(*a), std::fabs(*b)});
-                    bool holds = j.kind == "conserved"       ? std::fabs(j.jump) <= tol
-                                 : j.kind == "nonincreasing" ? j.jump <= tol
-                                                             : j.jump >= -tol;
-                    j.status = holds ? CheckStatus::Holds : CheckStatus::Violated;
-                }
-                e.jumps.push_back(std::move(j));
-            }
-        // Discovered conserved quantities, evaluated too.
-        if (restarted)
-            for (std::size_t d = 0; d < tv.discovered.size(); ++d) {
-                EventJump j;
-                j.invariant = tv.discovered[d];
-                j.kind = "conserved (discovered)";
-                std::vector<GiNaC::ex> q{tv.discovered_quantities[d]};
-                GiNaC::exmap params = parameter_values(flat, q, {});
-                std::map<std::string, double> after = ev.before;
-                for (const auto& [n, x] : ev.after) after[n] = x;
-                auto b = evaluate(q[0], ev.before, params), a = evaluate(q[0], after, params);
-                if (b && a) {
-                    j.before = *b;
-                    j.after = *a;
-                    j.jump = *a - *b;
-                    j.status = std::fabs(j.jump) <= 1e-9 * std::max({1.0, std::fabs(*a), std::fabs(*b)})
-                                   ? CheckStatus::Holds
-                                   : CheckStatus::Violated;
-                }
-                e.jumps.push_back(std::move(j));
-            }
+        // The values after the restart: the new ones over the left limits.
+        std::map<std::string, double> after = ev.before;
+        for (const auto& [n, x] : ev.after) after[n] = x;
+        // Declared jump laws at the actual values, then the discovered conserved quantities.
+        if (restarted) {
+            for (const DeclaredInvariant& inv : v.invariants)
+                if (!inv.decl->at_events.empty() && applies_to(*inv.decl, modes.modes[static_cast<std::size_t>(ev.to)]))
+                    e.jumps.push_back(event_jump(flat, inv.name, inv.decl->at_events, inv.quantity, ev.before, after));
+            for (std::size_t d = 0; d < tv.discovered.size(); ++d)
+                e.jumps.push_back(event_jump(flat, tv.discovered[d], "conserved (discovered)",
+                                             tv.discovered_quantities[d], ev.before, after));
+        }
         // Admissibility of the target mode at the restart values.
         if (restarted) {
-            std::map<std::string, double> values = ev.before;
-            for (const auto& [n, x] : ev.after) values[n] = x;
+            const std::map<std::string, double>& values = after;
             const Mode& to = modes.modes[static_cast<std::size_t>(ev.to)];
             bool violated = false;
             for (int a : to.asserts) {
