@@ -508,16 +508,18 @@ ModeSet Explorer::run() {
     // Guards of when-clauses are the same from every state: compute once.
     struct WhenGuard {
         std::size_t when;
+        std::size_t trigger;
         ex g;
         bool ok;
     };
     std::vector<WhenGuard> when_guards;
     for (std::size_t w = 0; w < flat_.whens.size(); ++w) {
         const FlatWhen& fw = flat_.whens[w];
-        for (const ConditionPtr& t : fw.triggers) {
+        for (std::size_t k = 0; k < fw.triggers.size(); ++k) {
+            const ConditionPtr& t = fw.triggers[k];
             ex g;
             bool ok = guard_of(*t, true, g, t->range.valid() ? t->range : fw.range, true);
-            when_guards.push_back({w, g, ok});
+            when_guards.push_back({w, k, g, ok});
         }
     }
 
@@ -609,13 +611,17 @@ ModeSet Explorer::run() {
             tr.guard = wg.g;
             tr.guard_text = canonical_in(flat_, wg.g);
             tr.when_clause = static_cast<int>(wg.when);
+            tr.trigger_index = static_cast<int>(wg.trigger);
+            tr.sampled = fw.triggers[wg.trigger]->kind == Condition::Kind::Sample;
             tr.priority = fw.priority;
             tr.range = fw.range;
             bool has_resets = false;
             for (const WhenAction& a : fw.actions) {
                 if (a.kind == WhenAction::Kind::Reinit) tr.resets.push_back(a);
                 if (a.kind == WhenAction::Kind::RestartConstraint) tr.restart_constraints.push_back(a);
-                if (a.kind != WhenAction::Kind::AssignDiscrete) has_resets = true;
+                // Assigning a discrete variable that selects no equations (a
+                // counter, a sampled value) is an event of its own too.
+                if (a.kind != WhenAction::Kind::AssignDiscrete || !relevant_.count(a.variable)) has_resets = true;
             }
             tr.trigger = trigger_of(wg.g);
             visit(t, tr, has_resets);

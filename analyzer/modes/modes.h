@@ -59,6 +59,11 @@ struct Transition {
     GiNaC::ex guard;                   // g: the event fires when g crosses zero upwards
     std::string guard_text;            // canonical text of g
     int when_clause = -1;              // FlatModel::whens index, or -1 for a relation definition
+    int trigger_index = -1;            // index into that clause's FlatWhen::triggers
+    // The trigger is sample(start, interval): the guard is time - start for
+    // the first instant; the simulation moves it on by the interval each
+    // time it fires (simulation.h).
+    bool sampled = false;
     int relation_definition = -1;      // FlatModel::relation_definitions index
     int priority = 0;                  // elsewhen order within its chain
     std::vector<WhenAction> resets;            // reinit actions (supplied resets)

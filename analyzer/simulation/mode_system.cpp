@@ -103,7 +103,33 @@ ModeSystem::ModeSystem(const FlatModel& flat, const ModeSet& modes, int mode_ind
         collect_relations(*flat.asserts.at(static_cast<std::size_t>(a)).condition, rel, ignored);
         for (const Condition* r : rel) all.push_back(r->lhs - r->rhs);
     }
-    const GiNaC::exmap params = parameter_values(flat, all, own);
+    GiNaC::exmap params = parameter_values(flat, all, own);
+
+    // Discrete variables in the equations: a mode variable's value is this
+    // mode's; any other (a sampled value, a counter) is a tape parameter the
+    // simulation sets at each segment (set_parameters). Between events
+    // pre(v) is v.
+    std::set<int> tracked;
+    for (const ex& e : all)
+        for (GiNaC::const_preorder_iterator it = e.preorder_begin(); it != e.preorder_end(); ++it) {
+            if (!GiNaC::is_a<GiNaC::symbol>(*it)) continue;
+            const GiNaC::symbol& sym = GiNaC::ex_to<GiNaC::symbol>(*it);
+            auto m = flat.symbols.meaning(sym);
+            if (!m || (m->role != SymbolTable::Meaning::Role::Variable && m->role != SymbolTable::Meaning::Role::Pre))
+                continue;
+            const FlatVariable& v = flat.variables.at(static_cast<std::size_t>(m->index));
+            if (v.variability != Variability::Discrete) continue;
+            if (auto mv = mode_variable_values_.find(m->index); mv != mode_variable_values_.end())
+                params[sym] = static_cast<long>(mv->second);
+            else {
+                tracked.insert(m->index);
+                if (m->role == SymbolTable::Meaning::Role::Pre) params[sym] = flat.symbols.variable(m->index);
+            }
+        }
+    for (int v : tracked) {
+        parameters_.push_back(flat.symbols.variable(v));
+        parameter_sources_.push_back(ParameterSource{v, -1});
+    }
 
     // F_DOWN and its Jacobians.
     std::vector<ex> down, fy, fx;
@@ -132,7 +158,7 @@ ModeSystem::ModeSystem(const FlatModel& flat, const ModeSet& modes, int mode_ind
     std::vector<GiNaC::symbol> down_inputs = states_;
     down_inputs.insert(down_inputs.end(), leading_.begin(), leading_.end());
     down_inputs.push_back(flat.symbols.time());
-    down_ = Tape(down_inputs, {down, fy, fx});
+    down_ = Tape(down_inputs, parameters_, {down, fy, fx});
 
     // F_UP and its Jacobian.
     std::vector<ex> up, upx;
@@ -148,7 +174,7 @@ ModeSystem::ModeSystem(const FlatModel& flat, const ModeSet& modes, int mode_ind
         }
     std::vector<GiNaC::symbol> up_inputs = states_;
     up_inputs.push_back(flat.symbols.time());
-    up_ = Tape(up_inputs, {up, upx});
+    up_ = Tape(up_inputs, parameters_, {up, upx});
 
     // Guards, in the states.
     std::optional<GiNaC::exmap> solved;  // leading -> expression in states (affine F_DOWN only)
@@ -171,6 +197,14 @@ ModeSystem::ModeSystem(const FlatModel& flat, const ModeSet& modes, int mode_ind
         g.transition = static_cast<int>(ti);
         g.text = t.guard_text;
         ex e = t.guard.subs(params, kExactSubs);
+        if (t.sampled) {
+            // time - (the clock's next instant), a parameter the simulation
+            // moves on after each firing.
+            GiNaC::symbol next("next_sample_" + std::to_string(ti));
+            parameters_.push_back(next);
+            parameter_sources_.push_back(ParameterSource{-1, static_cast<int>(ti)});
+            e = flat.symbols.time() - next;
+        }
         if (has_any(e, leading_)) {
             if (affine_) {
                 const GiNaC::exmap& sol = solve_symbolically();
@@ -191,7 +225,7 @@ ModeSystem::ModeSystem(const FlatModel& flat, const ModeSet& modes, int mode_ind
             std::vector<GiNaC::symbol> inputs = states_;
             inputs.push_back(flat.symbols.time());
             try {
-                g.tape = Tape(inputs, {{e}});
+                g.tape = Tape(inputs, parameters_, {{e}});
             } catch (const TapeError& err) {
                 g.unsupported = err.what();
             }
@@ -212,7 +246,7 @@ ModeSystem::ModeSystem(const FlatModel& flat, const ModeSet& modes, int mode_ind
         for (const Condition* r : c.relations) margins.push_back((r->lhs - r->rhs).subs(params, kExactSubs));
         if (c.unsupported.empty()) {
             try {
-                c.tape = Tape(down_inputs, {margins});
+                c.tape = Tape(down_inputs, parameters_, {margins});
             } catch (const TapeError& err) {
                 c.unsupported = err.what();
             }
@@ -234,7 +268,7 @@ ModeSystem::ModeSystem(const FlatModel& flat, const ModeSet& modes, int mode_ind
                 std::vector<GiNaC::symbol> inputs = states_;
                 inputs.push_back(flat.symbols.time());
                 try {
-                    c.state_tape = Tape(inputs, {in_states});
+                    c.state_tape = Tape(inputs, parameters_, {in_states});
                     c.on_interpolant = true;
                 } catch (const TapeError&) {
                     c.on_interpolant = false;
@@ -251,6 +285,23 @@ ModeSystem::ModeSystem(const FlatModel& flat, const ModeSet& modes, int mode_ind
     up_dx_.resize(states_.size());
     up_je_.resize(up_rows_);
     assert_in_.resize(down_inputs.size());
+}
+
+void ModeSystem::set_parameters(const std::vector<double>& values) {
+    MODEAUDIT_ASSERT(values.size() == parameters_.size(), "wrong number of parameter values for mode " + mode_id_);
+    // A guard tape compiled before a sampled guard added its parameter has
+    // fewer; every tape's parameters are a prefix of parameters_.
+    auto set = [&](Tape& t) {
+        if (t.parameter_count() > 0) t.set_parameters(values.data());
+    };
+    set(down_);
+    set(up_);
+    for (Guard& g : guards_) set(g.tape);
+    for (AssertCheck& a : asserts_) {
+        set(a.tape);
+        set(a.state_tape);
+    }
+    constant_lu_ready_ = false;
 }
 
 bool ModeSystem::solve_leading(double t, const double* x, double* y) const {

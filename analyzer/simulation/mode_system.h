@@ -105,6 +105,18 @@ public:
     // does not converge. `before` receives the residual before projecting.
     bool project(double t, double* x, double* err, double* before) const;
 
+    // Values the tapes take as parameters, which change at events only: the
+    // discrete variables other than the mode variables (variable >= 0, a
+    // FlatModel::variables index), and for a sampled guard the next instant
+    // of its clock (transition >= 0, a ModeSet::transitions index). The
+    // simulation sets them before integrating a segment (0 until then).
+    struct ParameterSource {
+        int variable = -1;
+        int transition = -1;
+    };
+    const std::vector<ParameterSource>& parameter_sources() const { return parameter_sources_; }
+    void set_parameters(const std::vector<double>& values);
+
     const std::vector<Guard>& guards() const { return guards_; }
     double guard_value(std::size_t g, double t, const double* x) const;
     const std::vector<AssertCheck>& asserts() const { return asserts_; }
@@ -137,6 +149,8 @@ private:
     Tape up_;    // inputs: states, time; groups: F_UP, dF_UP/dx entries
     std::size_t up_rows_ = 0;
     std::vector<std::pair<std::size_t, std::size_t>> upx_;
+    std::vector<GiNaC::symbol> parameters_;
+    std::vector<ParameterSource> parameter_sources_;
     std::vector<Guard> guards_;
     std::vector<AssertCheck> asserts_;
     std::map<int, std::int64_t> mode_variable_values_;  // flat variable -> its value in this mode

@@ -257,6 +257,7 @@ private:
         std::map<std::string, double> m;
         for (std::size_t i = 0; i < x.size(); ++i) m[sys.state_names()[i]] = x[i];
         for (std::size_t i = 0; i < y.size(); ++i) m[sys.leading_names()[i]] = y[i];
+        add_discrete(m);
         return m;
     }
     void finish_values(const ModeSystem& sys, const std::vector<double>& x, const std::vector<double>& y) {
@@ -330,6 +331,162 @@ private:
         }
     }
 
+    // Discrete variables other than the mode variables (simulation.h): their
+    // values, and the clocks of sample() triggers.
+    struct Clock {
+        double start = 0, interval = 0;
+        long count = 0;  // the next instant is start + count * interval
+        double next() const { return start + static_cast<double>(count) * interval; }
+    };
+    bool tracked(int v) const {
+        return flat_.variables.at(static_cast<std::size_t>(v)).variability == Variability::Discrete &&
+               !mode_variables_.count(v);
+    }
+    // The value of `e` at an event (or the start): pre(v) is the left limit,
+    // a tracked discrete variable its value so far, others the left limits
+    // by name, parameters their values. Empty when a symbol has no value.
+    std::optional<double> event_value(const ex& e, const std::map<std::string, double>& left, double t,
+                                      std::string& missing) const {
+        GiNaC::exmap at;
+        std::set<std::string> skip;
+        for (GiNaC::const_preorder_iterator it = e.preorder_begin(); it != e.preorder_end(); ++it) {
+            if (!GiNaC::is_a<GiNaC::symbol>(*it)) continue;
+            const GiNaC::symbol& sym = GiNaC::ex_to<GiNaC::symbol>(*it);
+            auto m = flat_.symbols.meaning(sym);
+            if (!m || at.count(sym)) continue;
+            using Role = SymbolTable::Meaning::Role;
+            if (m->role == Role::Time) {
+                at[sym] = t;
+                continue;
+            }
+            if (m->role != Role::Variable && m->role != Role::Pre && m->role != Role::Derivative) continue;
+            const FlatVariable& var = flat_.variables.at(static_cast<std::size_t>(m->index));
+            if (var.variability == Variability::Parameter || var.variability == Variability::Constant) continue;
+            std::string name = m->role == Role::Pre ? var.name : sym.get_name();
+            if (m->role == Role::Variable && tracked(m->index)) {
+                at[sym] = discrete_.at(static_cast<std::size_t>(m->index));
+            } else if (auto f = left.find(name); f != left.end()) {
+                at[sym] = f->second;
+            } else if (auto mv = mode_variables_.find(m->index); mv != mode_variables_.end()) {
+                at[sym] = static_cast<double>(mv->second);
+            } else {
+                missing = name;
+                return std::nullopt;
+            }
+            skip.insert(sym.get_name());
+        }
+        GiNaC::exmap params = parameter_values(flat_, {e}, skip);
+        at.insert(params.begin(), params.end());
+        auto n = numeric_value(GiNaC::evalf(e.subs(at, kExactSubs)));
+        if (!n || !n->is_real()) {
+            missing = "";
+            return std::nullopt;
+        }
+        return n->to_double();
+    }
+    std::optional<bool> event_truth(const Condition& c, const std::map<std::string, double>& left, double t,
+                                    std::string& missing) const {
+        using K = Condition::Kind;
+        switch (c.kind) {
+            case K::Constant: return c.value;
+            case K::Initial: return t == o_.start_time && result_.events.empty();
+            case K::Sample: return std::nullopt;
+            case K::Not: {
+                auto v = event_truth(*c.operands.at(0), left, t, missing);
+                if (!v) return std::nullopt;
+                return !*v;
+            }
+            case K::And:
+            case K::Or: {
+                const bool conj = c.kind == K::And;
+                for (const ConditionPtr& o : c.operands) {
+                    auto v = event_truth(*o, left, t, missing);
+                    if (!v) return std::nullopt;
+                    if (*v != conj) return !conj;
+                }
+                return conj;
+            }
+            case K::Variable: {
+                if (auto mv = mode_variables_.find(c.variable); mv != mode_variables_.end()) return mv->second != 0;
+                if (tracked(c.variable)) return discrete_.at(static_cast<std::size_t>(c.variable)) != 0;
+                missing = flat_.variables.at(static_cast<std::size_t>(c.variable)).name;
+                return std::nullopt;
+            }
+            case K::Relation: {
+                auto d = event_value(c.lhs - c.rhs, left, t, missing);
+                if (!d) return std::nullopt;
+                switch (c.op) {
+                    case Condition::RelOp::Lt: return *d < 0;
+                    case Condition::RelOp::Le: return *d <= 0;
+                    case Condition::RelOp::Gt: return *d > 0;
+                    case Condition::RelOp::Ge: return *d >= 0;
+                    case Condition::RelOp::Eq: return *d == 0;
+                    case Condition::RelOp::Ne: return *d != 0;
+                }
+            }
+        }
+        return std::nullopt;
+    }
+    // The when-clause assignments to tracked discrete variables, in clause
+    // order (an algorithm's sequence; equations in the order written).
+    bool assign_discrete(const std::vector<WhenAction>& actions, const std::map<std::string, double>& left, double t,
+                         std::string& why) {
+        for (const WhenAction& a : actions) {
+            if (a.kind != WhenAction::Kind::AssignDiscrete || a.variable < 0 || !tracked(a.variable)) continue;
+            const FlatVariable& var = flat_.variables.at(static_cast<std::size_t>(a.variable));
+            std::string missing;
+            std::optional<double> v;
+            if (a.bool_value) {
+                if (auto b = event_truth(*a.bool_value, left, t, missing)) v = *b ? 1.0 : 0.0;
+            } else {
+                v = event_value(a.value, left, t, missing);
+            }
+            if (!v) {
+                why = fmt::format("the assignment to the discrete variable {} cannot be evaluated at t = {:.12g}{}",
+                                  var.name, t,
+                                  missing.empty() ? std::string()
+                                                  : fmt::format(" ({} has no value there: only states, solved "
+                                                                "variables, discrete variables and parameters do)",
+                                                                missing));
+                return false;
+            }
+            if (var.type != BaseType::Real) *v = std::round(*v);
+            discrete_[static_cast<std::size_t>(a.variable)] = *v;
+        }
+        return true;
+    }
+    Clock& clock(const Transition& tr) {
+        auto key = std::make_pair(tr.when_clause, tr.trigger_index);
+        auto it = clocks_.find(key);
+        if (it != clocks_.end()) return it->second;
+        const Condition& c = *flat_.whens.at(static_cast<std::size_t>(tr.when_clause)).triggers.at(static_cast<std::size_t>(tr.trigger_index));
+        Clock k;
+        std::string missing;
+        const std::map<std::string, double> none;
+        auto start = event_value(c.lhs, none, o_.start_time, missing);
+        auto interval = event_value(c.rhs, none, o_.start_time, missing);
+        if (!start || !interval || !(*interval > 0))
+            throw std::runtime_error("the start and interval of sample() must be parameter expressions with a positive "
+                                     "interval");
+        k.start = *start;
+        k.interval = *interval;
+        // The first instant at or after the start time.
+        if (k.start < o_.start_time)
+            k.count = static_cast<long>(std::ceil((o_.start_time - k.start) / k.interval - 1e-9));
+        return clocks_.emplace(key, k).first->second;
+    }
+    std::vector<double> parameter_values_of(const ModeSystem& sys) {
+        std::vector<double> v;
+        for (const ModeSystem::ParameterSource& p : sys.parameter_sources())
+            v.push_back(p.variable >= 0 ? discrete_.at(static_cast<std::size_t>(p.variable))
+                                        : clock(modes_.transitions.at(static_cast<std::size_t>(p.transition))).next());
+        return v;
+    }
+    void add_discrete(std::map<std::string, double>& m) const {
+        for (std::size_t v = 0; v < flat_.variables.size(); ++v)
+            if (tracked(static_cast<int>(v))) m[flat_.variables[v].name] = discrete_[v];
+    }
+
     const FlatModel& flat_;
     const ModeSet& modes_;
     const StructureResult& st_;
@@ -339,6 +496,9 @@ private:
     std::map<int, std::unique_ptr<Integrator>> integrators_;
     sim::SearchWork work_;
     std::vector<double> surface_x_;
+    std::map<int, std::int64_t> mode_variables_;  // flat variable -> value in the current mode
+    std::vector<double> discrete_;                // by flat variable (tracked ones only)
+    std::map<std::pair<int, int>, Clock> clocks_;  // by (when clause, trigger)
     SimulationResult result_;
 };
 
@@ -351,14 +511,25 @@ SimulationResult SimulationDriver::run() {
     std::vector<double> event_times;
     bool initial = true;
     std::map<std::string, double> restart_values;
+    discrete_.assign(flat_.variables.size(), 0.0);
+    for (const ModeVariable& mv : modes_.mode_variables)
+        if (mv.variable >= 0) mode_variables_[mv.variable] = 0;
+    for (std::size_t v = 0; v < flat_.variables.size(); ++v)
+        if (tracked(static_cast<int>(v)) && flat_.variables[v].start) {
+            std::string missing;
+            if (auto s = event_value(*flat_.variables[v].start, {}, t, missing)) discrete_[v] = *s;
+        }
 
     while (true) {
         ModeSystem* sys = nullptr;
+        const Mode& m = modes_.modes[static_cast<std::size_t>(mode)];
+        for (std::size_t k = 0; k < modes_.mode_variables.size(); ++k)
+            if (modes_.mode_variables[k].variable >= 0) mode_variables_[modes_.mode_variables[k].variable] = m.values.at(k);
         try {
             sys = system(mode);
+            sys->set_parameters(parameter_values_of(*sys));
         } catch (const std::exception& e) {
-            stop(StopReason::Unsupported, fmt::format("mode '{}' cannot be simulated: {}",
-                                                      modes_.modes[static_cast<std::size_t>(mode)].id, e.what()));
+            stop(StopReason::Unsupported, fmt::format("mode '{}' cannot be simulated: {}", m.id, e.what()));
             return result_;
         }
         for (const sim::Guard& g : sys->guards())
@@ -381,6 +552,17 @@ SimulationResult SimulationDriver::run() {
                 stop(StopReason::SolverFailure, "initialization: " + why);
                 return result_;
             }
+            // `when initial()` clauses: their discrete assignments, at the
+            // initial values.
+            std::map<std::string, double> at = named(*sys, x, y);
+            for (const FlatWhen& w : flat_.whens) {
+                if (!w.initial) continue;
+                if (!assign_discrete(w.actions, at, t, why)) {
+                    stop(StopReason::Unsupported, "initialization: " + why);
+                    return result_;
+                }
+            }
+            sys->set_parameters(parameter_values_of(*sys));
             initial = false;
         }
         Integrator& integ = integrator(mode);
@@ -406,9 +588,16 @@ SimulationResult SimulationDriver::run() {
         seg.max_drift = sys->constraint_residual(t, x.data());
         sample(t, x);
         std::vector<bool> armed, on_surface;
+        // A sample() instant at the segment's start (the start time itself,
+        // or an instant shared with the event that opened the segment) fires
+        // at once, before integrating.
+        std::vector<std::size_t> immediate;
         for (std::size_t g = 0; g < sys->guards().size(); ++g) {
             const double v = sys->guard_value(g, t, x.data());
-            armed.push_back(v < -o_.guard_zero_tolerance);
+            const bool sampled = modes_.transitions[static_cast<std::size_t>(sys->guards()[g].transition)].sampled;
+            if (sampled && v >= -o_.simultaneity * std::max(1.0, std::fabs(t))) immediate.push_back(g);
+            // A clock's guard is armed whenever its next instant is ahead.
+            armed.push_back(sampled ? v < 0 : v < -o_.guard_zero_tolerance);
             // After an event: a guard of the new mode that is ~0 at the
             // restart (it shares the switching surface with the guard that
             // fired, but is another condition) and then grows without ever
@@ -451,11 +640,11 @@ SimulationResult SimulationDriver::run() {
             point_asserts = point_asserts || (!a.on_interpolant && a.unsupported.empty());
         }
         std::vector<std::pair<double, std::size_t>> crossings;
-        bool event = false;
-        double t_e = 0;
-        std::vector<std::size_t> fired;
+        bool event = !immediate.empty();
+        double t_e = t;
+        std::vector<std::size_t> fired = immediate;
         std::vector<double> xe, ye;
-        while (integ.time() < stop_time) {
+        while (!event && integ.time() < stop_time) {
             std::string error;
             if (integ.stats().steps - base.steps >= o_.max_steps || over_wall_time()) {
                 const bool steps = integ.stats().steps - base.steps >= o_.max_steps;
@@ -567,6 +756,22 @@ SimulationResult SimulationDriver::run() {
         ev.before = named(*sys, x, y);
         finish_values(*sys, x, y);
         std::string why;
+        // The clauses' assignments to discrete variables other than the mode
+        // variables (a counter, a sampled value), and the clocks moved on.
+        for (const Transition* tr : transitions) {
+            if (tr->when_clause < 0) continue;
+            if (!assign_discrete(flat_.whens.at(static_cast<std::size_t>(tr->when_clause)).actions, ev.before, t_e, why)) {
+                ev.verdict = "undetermined";
+                ev.message = why;
+                result_.events.push_back(ev);
+                stop(StopReason::Unsupported, fmt::format("at t = {:.12g}: {}", t_e, why));
+                return result_;
+            }
+            if (tr->sampled) {
+                Clock& c = clock(*tr);
+                while (c.next() <= t_e + o_.simultaneity * std::max(1.0, std::fabs(t_e))) ++c.count;
+            }
+        }
         const int to = combined_target(modes_, mode, transitions, why);
         if (to < 0) {
             ev.verdict = "undetermined";
@@ -591,6 +796,7 @@ SimulationResult SimulationDriver::run() {
         ModeSystem* next = nullptr;
         try {
             next = system(to);
+            next->set_parameters(parameter_values_of(*next));
         } catch (const std::exception& e) {
             result_.events.push_back(ev);
             stop(StopReason::Unsupported, fmt::format("mode '{}' cannot be simulated: {}", ev.to_id, e.what()));

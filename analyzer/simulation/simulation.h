@@ -55,11 +55,20 @@
 // events only where an assert needs them at points. Compiling the modes is a fixed cost that
 // CompiledModes (below) lets several runs share.
 //
-// Not covered yet: discrete variables other than the mode variables (a
-// when-clause counter `n = pre(n) + 1` is not tracked; supplied_restart
-// applies reinit only), sample() and time events beyond what the guard
-// search finds on its own, and guards on implicitly defined variables
-// (mode_system.h).
+// Discrete variables other than the mode variables (a counter
+// `n = pre(n) + 1`, a sampled value `u = 1 - pre(x)`) are tracked by the
+// driver: they start at their start values (then `when initial()`
+// assignments), the assignments of the clauses that fire are evaluated at
+// the left limits in clause order (pre(v) the left limit, a discrete v its
+// value so far: an algorithm's sequence), and the equations see them as tape
+// parameters (ModeSystem::set_parameters) set at each segment. They appear
+// in the events' before/after values and the final values.
+// sample(start, interval) is a clock: its guard is time - next, next the
+// first instant start + k*interval at or after the start time, moved on
+// after each firing; an instant at a segment's start (t = start itself)
+// fires before integrating; clocks that meet fire as one event.
+//
+// Not covered yet: guards on implicitly defined variables (mode_system.h).
 #pragma once
 
 #include <functional>

@@ -89,9 +89,15 @@ bool binary(Tape::Op op) {
 // constants there are).
 class TapeCompiler {
 public:
-    TapeCompiler(Tape& tape, const std::vector<GiNaC::symbol>& inputs) : tape_(tape) {
+    TapeCompiler(Tape& tape, const std::vector<GiNaC::symbol>& inputs, const std::vector<GiNaC::symbol>& parameters)
+        : tape_(tape) {
         tape_.inputs_ = inputs.size();
+        tape_.params_ = parameters.size();
+        // A parameter is an input the caller does not copy in per call: its
+        // register follows the inputs' and keeps what set_parameters wrote.
         for (std::size_t k = 0; k < inputs.size(); ++k) memo_[inputs[k]] = Ref{Kind::Input, static_cast<std::uint32_t>(k)};
+        for (std::size_t k = 0; k < parameters.size(); ++k)
+            memo_[parameters[k]] = Ref{Kind::Input, static_cast<std::uint32_t>(inputs.size() + k)};
     }
 
     void compile(const std::vector<std::vector<ex>>& groups) {
@@ -102,13 +108,14 @@ public:
             prefix.push_back(code_.size());
             tape_.group_end_.push_back(outs.size());
         }
-        // Renumber: inputs, then constants, then instructions.
+        // Renumber: inputs, parameters, then constants, then instructions.
         tape_.constants_ = constants_.size();
-        const std::size_t base = tape_.inputs_ + tape_.constants_;
+        const std::size_t first_constant = tape_.inputs_ + tape_.params_;
+        const std::size_t base = first_constant + tape_.constants_;
         auto reg = [&](Ref r) -> std::uint32_t {
             switch (r.kind) {
                 case Kind::Input: return r.index;
-                case Kind::Constant: return static_cast<std::uint32_t>(tape_.inputs_ + r.index);
+                case Kind::Constant: return static_cast<std::uint32_t>(first_constant + r.index);
                 case Kind::Instruction: return static_cast<std::uint32_t>(base + r.index);
             }
             return 0;
@@ -128,9 +135,9 @@ public:
         tape_.reg_.assign(base + tape_.code_.size(), 0.0);
         tape_.ireg_.assign(base + tape_.code_.size(), FastInterval(0.0, 0.0));
         for (std::size_t k = 0; k < tape_.constants_; ++k) {
-            tape_.reg_[tape_.inputs_ + k] = tape_.constant_values_[k];
+            tape_.reg_[first_constant + k] = tape_.constant_values_[k];
             const Interval& c = tape_.constant_intervals_[k];
-            tape_.ireg_[tape_.inputs_ + k] = FastInterval(c.lower(), c.upper());
+            tape_.ireg_[first_constant + k] = FastInterval(c.lower(), c.upper());
         }
     }
 
@@ -335,9 +342,20 @@ private:
     std::map<std::uint32_t, Interval> named_;
 };
 
-Tape::Tape(const std::vector<GiNaC::symbol>& inputs, const std::vector<std::vector<GiNaC::ex>>& groups) {
-    TapeCompiler c(*this, inputs);
+Tape::Tape(const std::vector<GiNaC::symbol>& inputs, const std::vector<std::vector<GiNaC::ex>>& groups)
+    : Tape(inputs, {}, groups) {}
+
+Tape::Tape(const std::vector<GiNaC::symbol>& inputs, const std::vector<GiNaC::symbol>& parameters,
+           const std::vector<std::vector<GiNaC::ex>>& groups) {
+    TapeCompiler c(*this, inputs, parameters);
     c.compile(groups);
+}
+
+void Tape::set_parameters(const double* values) {
+    for (std::size_t k = 0; k < params_; ++k) {
+        reg_[inputs_ + k] = values[k];
+        ireg_[inputs_ + k] = FastInterval(values[k], values[k]);
+    }
 }
 
 void Tape::evaluate(const double* in, double* out, std::size_t groups) const {
@@ -345,7 +363,7 @@ void Tape::evaluate(const double* in, double* out, std::size_t groups) const {
     if (groups == 0) return;
     double* r = reg_.data();
     std::copy(in, in + inputs_, r);
-    const std::size_t base = inputs_ + constants_;
+    const std::size_t base = inputs_ + params_ + constants_;
     const std::size_t end = prefix_[groups - 1];
     for (std::size_t k = 0; k < end; ++k) {
         const Instruction& i = code_[k];
@@ -429,7 +447,7 @@ void Tape::evaluate_in_scope(const FastInterval* in, FastInterval* out, std::siz
     namespace bn = boost::numeric;
     FI* r = ireg_.data();
     std::copy(in, in + inputs_, r);
-    const std::size_t base = inputs_ + constants_;
+    const std::size_t base = inputs_ + params_ + constants_;
     const std::size_t end = prefix_[groups - 1];
     for (std::size_t k = 0; k < end; ++k) {
         const Instruction& i = code_[k];
@@ -471,9 +489,9 @@ void Tape::evaluate_in_scope(const FastInterval* in, FastInterval* out, std::siz
 
 std::string Tape::listing() const {
     std::string s;
-    const std::size_t base = inputs_ + constants_;
+    const std::size_t base = inputs_ + params_ + constants_;
     for (std::size_t k = 0; k < constants_; ++k)
-        s += fmt::format("r{} = {}\n", inputs_ + k, constant_values_[k]);
+        s += fmt::format("r{} = {}\n", inputs_ + params_ + k, constant_values_[k]);
     for (std::size_t k = 0; k < code_.size(); ++k) {
         const Instruction& i = code_[k];
         if (binary(i.op)) s += fmt::format("r{} = r{} {} r{}\n", base + k, i.a, op_name(i.op), i.b);

@@ -8,7 +8,11 @@
 // (or of intervals, interval.h), in static single assignment form:
 //
 //   registers [0, inputs)            the input symbols, copied in per call
-//   registers [inputs, +constants)   numeric constants, loaded once
+//   registers [inputs, +parameters)  parameter symbols, set by set_parameters
+//                                    and kept between calls (the values of
+//                                    discrete variables, which change at
+//                                    events only)
+//   registers [.., +constants)       numeric constants, loaded once
 //   register  base + k               the result of instruction k
 //
 // Common subexpressions are shared twice over: GiNaC subtrees that are equal
@@ -67,6 +71,13 @@ public:
     // Throws TapeError when an expression uses a symbol not in `inputs` or a
     // function the tape does not know.
     Tape(const std::vector<GiNaC::symbol>& inputs, const std::vector<std::vector<GiNaC::ex>>& groups);
+    // The same with parameter symbols: values the caller sets once with
+    // set_parameters (0 until then) instead of passing them at every call.
+    Tape(const std::vector<GiNaC::symbol>& inputs, const std::vector<GiNaC::symbol>& parameters,
+         const std::vector<std::vector<GiNaC::ex>>& groups);
+    std::size_t parameter_count() const { return params_; }
+    // `values` has parameter_count() values, in the constructor's order.
+    void set_parameters(const double* values);
 
     std::size_t input_count() const { return inputs_; }
     std::size_t output_count() const { return outputs_.size(); }
@@ -91,7 +102,7 @@ public:
 
 private:
     friend class TapeCompiler;
-    std::size_t inputs_ = 0, constants_ = 0;
+    std::size_t inputs_ = 0, params_ = 0, constants_ = 0;
     std::vector<Instruction> code_;
     std::vector<std::size_t> prefix_;     // per group: instructions needed by groups [0, g]
     std::vector<std::uint32_t> outputs_;  // register of each output

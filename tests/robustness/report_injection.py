@@ -49,8 +49,10 @@ def main():
         problems.append(f"no Markdown report was written: {names}; stderr: {r.stderr[-600:]}")
     for n in mds:
         md = open(os.path.join(out, n), encoding="utf-8").read()
-        # Outside code spans, a hostile fragment must appear only escaped.
-        plain = re.sub(r"(`+)(?:.|\n)*?\1", "", md)
+        # Outside code blocks (fenced with a run of '~' longer than any in
+        # the body) and code spans, a hostile fragment must appear only escaped.
+        plain = re.sub(r"^(~{3,})\n(?:.|\n)*?\n\1$", "", md, flags=re.M)
+        plain = re.sub(r"(`+)(?:.|\n)*?\1", "", plain)
         # Escaped means preceded by a backslash that is not itself escaped.
         for raw in ("<script>", "<img", "<b>", "\\input{", "\\immediate", "\\write18", "$(touch", "`id`"):
             for m in re.finditer(re.escape(raw), plain):

@@ -280,6 +280,83 @@ TEST(Simulation, BouncingBallLongRunStopsAsZenoNearTheAccumulationTime) {
     for (std::size_t k = 0; k < expected.size(); ++k) EXPECT_NEAR(r.events[k].time, expected[k], 1e-8) << k;
 }
 
+// An Integer counter assigned in the when-clause selects no equations: the
+// simulation tracks it from event to event (it was silently dropped).
+TEST(Simulation, ImpactCounterIsTrackedAcrossEvents) {
+    auto fe = corpus("bouncing_ball_counter.mo");
+    SimulationResult r = simulate(fe->flat(), fe->modes(), *fe->state.structure, {}, supplied_restart(*fe->state.structure));
+    ASSERT_EQ(r.stopped_because, StopReason::StopTime) << (r.messages.empty() ? "" : r.messages.front());
+    const std::vector<double> expected = bouncing_ball_impacts(20.0);
+    ASSERT_EQ(r.events.size(), expected.size());
+    for (std::size_t k = 0; k < expected.size(); ++k) {
+        EXPECT_NEAR(r.events[k].time, expected[k], 1e-8) << "impact " << k;
+        EXPECT_EQ(r.events[k].before.at("bounces"), static_cast<double>(k));
+        EXPECT_EQ(r.events[k].after.at("bounces"), static_cast<double>(k + 1));
+    }
+    EXPECT_EQ(r.final_values.at("bounces"), static_cast<double>(expected.size()));
+}
+
+// sample(0, T): time events at 0, T, 2T, ... (the one at the start time
+// too), the held output u_k = 1 - x_k and x_{k+1} = u_k + (x_k - u_k) e^-T.
+TEST(Simulation, SampledControllerHoldsItsOutputBetweenSamples) {
+    auto fe = corpus("sample_and_hold.mo");
+    SimulationResult r = simulate(fe->flat(), fe->modes(), *fe->state.structure, {}, supplied_restart(*fe->state.structure));
+    ASSERT_EQ(r.stopped_because, StopReason::StopTime) << (r.messages.empty() ? "" : r.messages.front());
+    ASSERT_EQ(r.events.size(), 10u);
+    const double h = std::exp(-0.1);
+    double x = 1, u = 0;
+    for (std::size_t k = 0; k < 10; ++k) {
+        const EventRecord& e = r.events[k];
+        EXPECT_NEAR(e.time, 0.1 * static_cast<double>(k), 1e-12) << "sample " << k;
+        EXPECT_NEAR(e.before.at("x"), x, 1e-9) << "sample " << k;
+        EXPECT_NEAR(e.before.at("u"), u, 1e-9) << "sample " << k;
+        u = 1 - x;
+        EXPECT_NEAR(e.after.at("u"), 1 - e.before.at("x"), 1e-15) << "sample " << k;
+        EXPECT_EQ(e.after.at("samples"), static_cast<double>(k + 1));
+        x = u + (x - u) * h;
+    }
+    EXPECT_NEAR(r.final_values.at("x"), 0.56054474084392, 1e-9);
+    EXPECT_NEAR(r.final_values.at("u"), 0.42522338827072, 1e-9);
+    EXPECT_EQ(r.final_values.at("samples"), 10.0);
+}
+
+// Two clocks, one with an offset, and a later start time: the first
+// instants are those at or after the start; instants the clocks share fire
+// as one event.
+TEST(Simulation, SampleClocksWithOffsetsFireTogetherWhereTheyMeet) {
+    testing::FrontEnd fe(R"(
+model TwoClocks
+  Real x(start = 0, fixed = true);
+  discrete Real a(start = 0);
+  discrete Real b(start = -1);
+equation
+  der(x) = 1;
+  when sample(0.05, 0.1) then
+    a = pre(a) + 1;
+  end when;
+  when sample(0, 0.25) then
+    b = x;
+  end when;
+  annotation(experiment(StopTime = 1));
+end TwoClocks;)",
+                         "structure");
+    ASSERT_TRUE(fe.state.structure) << fe.diagnostics();
+    SimulationOptions o;
+    o.start_time = 0.3;
+    SimulationResult r = simulate(fe.flat(), fe.modes(), *fe.state.structure, o, supplied_restart(*fe.state.structure));
+    ASSERT_EQ(r.stopped_because, StopReason::StopTime) << (r.messages.empty() ? "" : r.messages.front());
+    const std::vector<double> expected{0.35, 0.45, 0.5, 0.55, 0.65, 0.75, 0.85, 0.95};
+    ASSERT_EQ(r.events.size(), expected.size());
+    for (std::size_t k = 0; k < expected.size(); ++k) {
+        EXPECT_NEAR(r.events[k].time, expected[k], 1e-12) << k;
+        EXPECT_EQ(r.events[k].guards.size(), expected[k] == 0.75 ? 2u : 1u) << k;
+    }
+    EXPECT_NEAR(r.events[2].after.at("b"), 0.2, 1e-12);  // x = t - 0.3
+    EXPECT_NEAR(r.events[5].after.at("b"), 0.45, 1e-12);
+    EXPECT_EQ(r.final_values.at("a"), 7.0);
+    EXPECT_NEAR(r.final_values.at("b"), 0.45, 1e-12);
+}
+
 TEST(Simulation, FilterBlock1InitialAlgorithmKeepsYAtOne) {
     auto fe = corpus("filter_block1.mo");
     // The initial algorithm is in the flat model as the initial equation x = u.

@@ -45,6 +45,33 @@ TEST(Tape, AgreesWithGinacEvaluation) {
     }
 }
 
+// Parameters keep the value set_parameters gave them between calls, in
+// point and interval evaluation, and are 0 before.
+TEST(Tape, ParametersAreSetOnceAndKept) {
+    symbol x("x"), p("p"), q("q");
+    Tape tape({x}, {p, q}, {{x * p + q, p * q + 2}});
+    EXPECT_EQ(tape.input_count(), 1u);
+    EXPECT_EQ(tape.parameter_count(), 2u);
+    double out[2];
+    const double at = 3;
+    tape.evaluate(&at, out);
+    EXPECT_EQ(out[0], 0.0);
+    EXPECT_EQ(out[1], 2.0);
+    const double values[2] = {1.5, -4};
+    tape.set_parameters(values);
+    for (int call = 0; call < 2; ++call) {
+        tape.evaluate(&at, out);
+        EXPECT_EQ(out[0], 3 * 1.5 - 4);
+        EXPECT_EQ(out[1], 1.5 * -4 + 2);
+    }
+    Interval box(2, 3), res[2];
+    tape.evaluate(&box, res);
+    EXPECT_LE(res[0].lower(), 2 * 1.5 - 4);
+    EXPECT_GE(res[0].upper(), 3 * 1.5 - 4);
+    EXPECT_DOUBLE_EQ(res[1].lower(), -4.0);
+    EXPECT_DOUBLE_EQ(res[1].upper(), -4.0);
+}
+
 // x + y appears in three places and x*y in two products: one instruction each.
 TEST(Tape, SharesCommonSubexpressions) {
     symbol x("x"), y("y"), z("z");
