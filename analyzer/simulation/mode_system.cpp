@@ -277,8 +277,32 @@ ModeSystem::ModeSystem(const FlatModel& flat, const ModeSet& modes, int mode_ind
         }
         asserts_.push_back(std::move(c));
     }
+    // An affine F_DOWN whose matrix depends on the states (the taut rope's
+    // lambda*x): its symbolic solution, compiled, replaces the LU
+    // factorization at every right-hand side. Only while it stays small
+    // (the solution of a large system can grow far beyond F_DOWN); where
+    // its denominators vanish the Newton path below takes over.
+    if (affine_ && !constant_ && leading_.size() <= 12) {
+        const GiNaC::exmap& sol = solve_symbolically();
+        if (sol.size() == leading_.size()) {
+            std::vector<ex> outputs;
+            for (const GiNaC::symbol& s : leading_) outputs.push_back(sol.at(s));
+            std::vector<GiNaC::symbol> inputs = states_;
+            inputs.push_back(flat.symbols.time());
+            try {
+                Tape t(inputs, parameters_, {outputs});
+                if (t.instruction_count() <= 4 * down_.instruction_count() + 64) {
+                    explicit_ = std::move(t);
+                    explicit_ready_ = true;
+                }
+            } catch (const TapeError&) {
+            }
+        }
+    }
     in_.resize(down_inputs.size());
     out_.resize(down_.output_count());
+    explicit_in_.resize(states_.size() + 1);
+    explicit_out_.resize(explicit_.output_count());
     up_in_.resize(states_.size() + 1);
     up_out_.resize(up_.output_count());
     up_jac_.resize(up_rows_ * states_.size());
@@ -296,6 +320,7 @@ void ModeSystem::set_parameters(const std::vector<double>& values) {
     };
     set(down_);
     set(up_);
+    set(explicit_);
     for (Guard& g : guards_) set(g.tape);
     for (AssertCheck& a : asserts_) {
         set(a.tape);
@@ -306,6 +331,17 @@ void ModeSystem::set_parameters(const std::vector<double>& values) {
 
 bool ModeSystem::solve_leading(double t, const double* x, double* y) const {
     const std::size_t n = states_.size(), m = leading_.size();
+    if (explicit_ready_) {
+        std::copy(x, x + n, explicit_in_.begin());
+        explicit_in_[n] = t;
+        explicit_.evaluate(explicit_in_.data(), explicit_out_.data());
+        bool finite = true;
+        for (std::size_t i = 0; i < m; ++i) finite = finite && std::isfinite(explicit_out_[i]);
+        if (finite) {
+            std::copy(explicit_out_.begin(), explicit_out_.end(), y);
+            return true;
+        }
+    }
     std::copy(x, x + n, in_.begin());
     in_[n + m] = t;
     mat_.assign(m * m, 0.0);

@@ -146,6 +146,8 @@ private:
     bool affine_ = false, constant_ = false;
     mutable DenseLu constant_lu_;
     mutable bool constant_lu_ready_ = false;
+    Tape explicit_;  // inputs: states, time; the leading variables (affine F_DOWN solved symbolically)
+    bool explicit_ready_ = false;
     Tape up_;    // inputs: states, time; groups: F_UP, dF_UP/dx entries
     std::size_t up_rows_ = 0;
     std::vector<std::pair<std::size_t, std::size_t>> upx_;
@@ -155,7 +157,7 @@ private:
     std::vector<AssertCheck> asserts_;
     std::map<int, std::int64_t> mode_variable_values_;  // flat variable -> its value in this mode
     // Scratch space, so that no evaluation allocates (one system per thread).
-    mutable std::vector<double> in_, out_, mat_, rhs_, dydx_, col_;
+    mutable std::vector<double> in_, out_, mat_, rhs_, dydx_, col_, explicit_in_, explicit_out_;
     mutable std::vector<double> up_in_, up_out_, up_jac_, up_dx_, up_je_, assert_in_, assert_out_;
     mutable DenseLu newton_lu_;
     mutable MinNormWork norm_work_;
