@@ -59,17 +59,21 @@ bool min_norm_correction(const std::vector<double>& jac, std::size_t m, std::siz
             if (i == k) trace = std::max(trace, s);
         }
     for (std::size_t i = 0; i < m; ++i) jjt[i * m + i] += 1e-13 * trace;
-    DenseLu& lu = work.lu;
-    if (!lu.factor(jjt.data(), m)) return false;
+    if (!work.lu.factor(jjt.data(), m)) return false;
+    min_norm_again(jac, m, n, r, dx, work);
+    return true;
+}
+
+void min_norm_again(const std::vector<double>& jac, std::size_t m, std::size_t n, const double* r, double* dx,
+                    MinNormWork& work) {
     std::vector<double>& w = work.w;
     w.assign(r, r + m);
-    lu.solve(w.data());
+    work.lu.solve(w.data());
     for (std::size_t j = 0; j < n; ++j) {
         double s = 0;
         for (std::size_t i = 0; i < m; ++i) s += jac[i * n + j] * w[i];
         dx[j] = -s;
     }
-    return true;
 }
 
 }  // namespace modeaudit::sim

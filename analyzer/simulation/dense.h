@@ -38,5 +38,9 @@ struct MinNormWork {
 };
 bool min_norm_correction(const std::vector<double>& jac, std::size_t m, std::size_t n, const double* r, double* dx,
                          MinNormWork& work);
+// The same with the factors of J J^T the last min_norm_correction left in
+// `work` (same jac), for a second right-hand side.
+void min_norm_again(const std::vector<double>& jac, std::size_t m, std::size_t n, const double* r, double* dx,
+                    MinNormWork& work);
 
 }  // namespace modeaudit::sim

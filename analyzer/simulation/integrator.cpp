@@ -120,13 +120,14 @@ const StatePolynomial& Integrator::interpolant() const {
     p.t1 = t_;
     p.center = t_;
     p.n = x_.size();
-    p.coeff.clear();
     int q = 1;
     CVodeGetLastOrder(cvode_, &q);
     N_Vector dky = vec(dky_);
     double factorial = 1;
-    for (int k = 0; k <= q; ++k) {
-        if (k > 0) factorial *= k;
+    // At t_ the value is the state itself (no interpolation needed).
+    p.coeff.assign(x_.begin(), x_.end());
+    for (int k = 1; k <= q; ++k) {
+        factorial *= k;
         if (CVodeGetDky(cvode_, t_, k, dky) < 0) {
             q = k - 1;
             break;

@@ -462,19 +462,25 @@ bool ModeSystem::project(double t, double* x, double* err, double* before) const
     for (std::size_t j = 0; j < n; ++j) size = std::max(size, std::fabs(x[j]));
     const double tol = 1e-14 * (1 + size);
     bool converged = false;
+    // The Jacobian of the last correction and its factors (in norm_work_)
+    // serve the error's projection too: the point has moved by less than
+    // the tolerance since, and the tangent space with it.
+    bool factored = false;
     for (int it = 0; it < 10; ++it) {
-        up_.evaluate(in.data(), out.data(), 2);
+        up_.evaluate(in.data(), out.data(), factored ? 1 : 2);
         double r = 0;
         for (std::size_t i = 0; i < m; ++i) r = std::max(r, std::fabs(out[i]));
         if (it == 0 && before) *before = r;
         if (!std::isfinite(r)) return false;
-        std::fill(jac.begin(), jac.end(), 0.0);
-        for (std::size_t k = 0; k < upx_.size(); ++k) jac[upx_[k].first * n + upx_[k].second] = out[up_.group_begin(1) + k];
         if (r <= tol) {
             converged = true;
             break;
         }
+        if (factored) up_.evaluate(in.data(), out.data(), 2);
+        std::fill(jac.begin(), jac.end(), 0.0);
+        for (std::size_t k = 0; k < upx_.size(); ++k) jac[upx_[k].first * n + upx_[k].second] = out[up_.group_begin(1) + k];
         if (!min_norm_correction(jac, m, n, out.data(), dx.data(), norm_work_)) return false;
+        factored = true;
         double step = 0;
         for (std::size_t j = 0; j < n; ++j) {
             in[j] += dx[j];
@@ -482,8 +488,6 @@ bool ModeSystem::project(double t, double* x, double* err, double* before) const
         }
         if (step <= tol) {
             converged = true;
-            up_.evaluate(in.data(), out.data(), 2);
-            for (std::size_t k = 0; k < upx_.size(); ++k) jac[upx_[k].first * n + upx_[k].second] = out[up_.group_begin(1) + k];
             break;
         }
     }
@@ -492,10 +496,15 @@ bool ModeSystem::project(double t, double* x, double* err, double* before) const
     if (err) {
         // err -= J^T (J J^T)^-1 J err: its component off the tangent space.
         std::vector<double>& je = up_je_;
+        if (!factored) {
+            std::fill(jac.begin(), jac.end(), 0.0);
+            for (std::size_t k = 0; k < upx_.size(); ++k) jac[upx_[k].first * n + upx_[k].second] = out[up_.group_begin(1) + k];
+        }
         std::fill(je.begin(), je.end(), 0.0);
         for (std::size_t i = 0; i < m; ++i)
             for (std::size_t j = 0; j < n; ++j) je[i] += jac[i * n + j] * err[j];
-        if (!min_norm_correction(jac, m, n, je.data(), dx.data(), norm_work_)) return false;
+        if (factored) min_norm_again(jac, m, n, je.data(), dx.data(), norm_work_);
+        else if (!min_norm_correction(jac, m, n, je.data(), dx.data(), norm_work_)) return false;
         for (std::size_t j = 0; j < n; ++j) err[j] += dx[j];
     }
     return true;
