@@ -186,7 +186,8 @@ RegressSummary regress_corpus(const std::string& corpus_dir, const RegressOption
                 close(fds[0]);
                 std::string text;
                 try {
-                    text = outcome_to_json(regress_one(files[next])).dump();
+                    text = outcome_to_json(options.run_model ? options.run_model(files[next]) : regress_one(files[next]))
+                               .dump();
                 } catch (const std::exception& e) {
                     ModelOutcome o;
                     o.mismatches = {std::string("internal error: ") + e.what()};

@@ -8,18 +8,12 @@
 // `N passed, N failed`.
 #pragma once
 
+#include <functional>
 #include <ostream>
 #include <string>
 #include <vector>
 
 namespace modeaudit {
-
-struct RegressOptions {
-    int jobs = 1;
-    double timeout_seconds = 120;
-    std::string junit_path;   // empty: no JUnit XML
-    bool progress = false;    // progress line on stderr when it is a terminal
-};
 
 struct ModelOutcome {
     std::string path;
@@ -30,6 +24,16 @@ struct ModelOutcome {
     std::string not_implemented;    // the first unbuilt stage the model's checks would need
     std::vector<std::string> pending;  // expected findings of rules not built yet
     double seconds = 0;
+};
+
+struct RegressOptions {
+    int jobs = 1;
+    double timeout_seconds = 120;
+    std::string junit_path;   // empty: no JUnit XML
+    bool progress = false;    // progress line on stderr when it is a terminal
+    // What each model's process runs; empty: regress_one. Tests put a
+    // model that crashes, hangs or exits without a result here.
+    std::function<ModelOutcome(const std::string&)> run_model;
 };
 
 struct RegressSummary {
