@@ -4,13 +4,6 @@
 #include <sstream>
 #include <stdexcept>
 
-#if defined(__SANITIZE_ADDRESS__)
-// CLN allocates a few bytes at start-up that it never frees (and GiNaC on a
-// division by zero); LeakSanitizer would fail every run of a sanitizer build
-// on them, so leak detection is off by default there (ASAN_OPTIONS overrides).
-extern "C" const char* __asan_default_options() { return "detect_leaks=0"; }
-#endif
-
 namespace modeaudit::testing {
 
 std::unique_ptr<FrontEnd> FrontEnd::from_file(const std::string& path, std::string_view until) {
