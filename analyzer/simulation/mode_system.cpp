@@ -50,6 +50,30 @@ bool relation_holds(Condition::RelOp op, double d) {
     return false;
 }
 
+// A rational function in a form that does not depend on GiNaC's term order:
+// lsolve's answers (through normal()) come with signs and factor orders
+// that follow hash values, which change from run to run with the address
+// layout, and so would the tapes' rounding. Numerator and denominator are
+// expanded and both divided by the denominator's value at a fixed rational
+// point, which fixes the common factor (and sign) left free.
+ex canonical_rational(const ex& e) {
+    const ex nd = e.numer_denom();
+    const ex num = nd.op(0).expand(), den = nd.op(1).expand();
+    if (GiNaC::is_a<GiNaC::numeric>(den)) return (num / den).expand();
+    std::map<std::string, GiNaC::symbol> symbols;
+    for (const ex& part : {num, den})
+        for (GiNaC::const_preorder_iterator it = part.preorder_begin(); it != part.preorder_end(); ++it)
+            if (GiNaC::is_a<GiNaC::symbol>(*it)) symbols.emplace(GiNaC::ex_to<GiNaC::symbol>(*it).get_name(), GiNaC::ex_to<GiNaC::symbol>(*it));
+    for (int attempt = 0; attempt < 4; ++attempt) {
+        GiNaC::exmap at;
+        int k = 0;
+        for (const auto& [name, sym] : symbols) at[sym] = GiNaC::numeric(2 * k++ + 3 + attempt, 7 + attempt);
+        const ex d0 = den.subs(at, kExactSubs);
+        if (GiNaC::is_a<GiNaC::numeric>(d0) && !d0.is_zero()) return (num / d0).expand() / (den / d0).expand();
+    }
+    return e;
+}
+
 }  // namespace
 
 ModeSystem::ModeSystem(const FlatModel& flat, const ModeSet& modes, int mode_index, const ModeStructure& structure)
@@ -61,10 +85,76 @@ ModeSystem::ModeSystem(const FlatModel& flat, const ModeSet& modes, int mode_ind
                                              mode_status_name(structure.status)));
     if (structure.states.empty())
         throw std::runtime_error(fmt::format("mode '{}' has no states: a purely algebraic mode is not integrated", mode.id));
-    states_ = structure.states;
     leading_ = structure.leading;
-    for (const GiNaC::symbol& s : states_) state_names_.push_back(s.get_name());
     for (const GiNaC::symbol& s : leading_) leading_names_.push_back(s.get_name());
+
+    // Alias states: a consistency condition a - b = 0 or a + b = 0 between
+    // two states (the rope's der(x) = vx, which the Sigma-method keeps as
+    // two states) leaves one of them to integrate and the other its copy.
+    // Fewer states and constraints make every step cheaper; the copies are
+    // reported with the states (all_state_names, expand).
+    GiNaC::exmap alias_subs;
+    {
+        const std::vector<GiNaC::symbol>& all_states = structure.states;
+        std::vector<int> rep(all_states.size());
+        std::vector<double> sign(all_states.size(), 1.0);
+        for (std::size_t i = 0; i < rep.size(); ++i) rep[i] = static_cast<int>(i);
+        auto index_of = [&](const ex& e) -> int {
+            for (std::size_t i = 0; i < all_states.size(); ++i)
+                if (e.is_equal(all_states[i])) return static_cast<int>(i);
+            return -1;
+        };
+        auto plain = [&](int i) {
+            auto m = flat.symbols.meaning(all_states[static_cast<std::size_t>(i)]);
+            return m && m->role == SymbolTable::Meaning::Role::Variable;
+        };
+        for (const CompletedEquation& c : structure.consistency) {
+            const ex r = c.residual.expand();
+            if (!GiNaC::is_a<GiNaC::add>(r) || r.nops() != 2) continue;
+            int idx[2];
+            double coef[2];
+            bool ok = true;
+            for (std::size_t k = 0; k < 2 && ok; ++k) {
+                ex term = r.op(k), factor = 1;
+                if (GiNaC::is_a<GiNaC::mul>(term) && term.nops() == 2 && GiNaC::is_a<GiNaC::numeric>(term.op(1))) {
+                    factor = term.op(1);
+                    term = term.op(0);
+                }
+                idx[k] = index_of(term);
+                ok = idx[k] >= 0 && GiNaC::is_a<GiNaC::numeric>(factor) &&
+                     (factor.is_equal(1) || factor.is_equal(-1));
+                coef[k] = ok && factor.is_equal(-1) ? -1.0 : 1.0;
+            }
+            if (!ok) continue;
+            // Follow both to their representatives (the sign composes).
+            int a = idx[0], b = idx[1];
+            double sa = 1, sb = 1;
+            while (rep[static_cast<std::size_t>(a)] != a) sa *= sign[static_cast<std::size_t>(a)], a = rep[static_cast<std::size_t>(a)];
+            while (rep[static_cast<std::size_t>(b)] != b) sb *= sign[static_cast<std::size_t>(b)], b = rep[static_cast<std::size_t>(b)];
+            if (a == b) continue;
+            // coef0 * s0 + coef1 * s1 = 0 with s0 = sa * A, s1 = sb * B: B = -(coef0 sa)/(coef1 sb) A.
+            const double ratio = -(coef[0] * sa) / (coef[1] * sb);
+            // Keep a plain variable rather than a derivative, else the earlier.
+            const bool keep_a = plain(a) != plain(b) ? plain(a) : a < b;
+            if (keep_a) rep[static_cast<std::size_t>(b)] = a, sign[static_cast<std::size_t>(b)] = ratio;
+            else rep[static_cast<std::size_t>(a)] = b, sign[static_cast<std::size_t>(a)] = 1 / ratio;
+        }
+        std::vector<int> core(all_states.size(), -1);
+        for (std::size_t i = 0; i < all_states.size(); ++i)
+            if (rep[i] == static_cast<int>(i)) {
+                core[i] = static_cast<int>(states_.size());
+                states_.push_back(all_states[i]);
+            }
+        for (std::size_t i = 0; i < all_states.size(); ++i) {
+            int r = static_cast<int>(i);
+            double sg = 1;
+            while (rep[static_cast<std::size_t>(r)] != r) sg *= sign[static_cast<std::size_t>(r)], r = rep[static_cast<std::size_t>(r)];
+            all_state_names_.push_back(all_states[i].get_name());
+            expansion_.push_back(Slot{true, static_cast<std::size_t>(core[static_cast<std::size_t>(r)]), sg});
+            if (r != static_cast<int>(i)) alias_subs[all_states[i]] = sg * all_states[static_cast<std::size_t>(r)];
+        }
+    }
+    for (const GiNaC::symbol& s : states_) state_names_.push_back(s.get_name());
     for (std::size_t k = 0; k < modes.mode_variables.size(); ++k)
         if (modes.mode_variables[k].variable >= 0)
             mode_variable_values_[modes.mode_variables[k].variable] = mode.values.at(k);
@@ -80,8 +170,8 @@ ModeSystem::ModeSystem(const FlatModel& flat, const ModeSet& modes, int mode_ind
         MODEAUDIT_ASSERT(next.has_value(), "the derivative of state " + s.get_name() + " has no symbol");
         Slot slot;
         bool found = false;
-        for (std::size_t j = 0; j < states_.size() && !found; ++j)
-            if (states_[j].is_equal(*next)) slot = Slot{true, j}, found = true;
+        for (std::size_t j = 0; j < all_state_names_.size() && !found; ++j)
+            if (structure.states[j].is_equal(*next)) slot = expansion_[j], found = true;
         for (std::size_t j = 0; j < leading_.size() && !found; ++j)
             if (leading_[j].is_equal(*next)) slot = Slot{false, j}, found = true;
         MODEAUDIT_ASSERT(found, "the derivative of state " + s.get_name() + " is neither a state nor leading");
@@ -89,7 +179,7 @@ ModeSystem::ModeSystem(const FlatModel& flat, const ModeSet& modes, int mode_ind
     }
 
     std::set<std::string> own;
-    for (const auto& n : state_names_) own.insert(n);
+    for (const auto& n : all_state_names_) own.insert(n);
     for (const auto& n : leading_names_) own.insert(n);
     own.insert(flat.symbols.time().get_name());
     std::vector<ex> all;
@@ -104,6 +194,7 @@ ModeSystem::ModeSystem(const FlatModel& flat, const ModeSet& modes, int mode_ind
         for (const Condition* r : rel) all.push_back(r->lhs - r->rhs);
     }
     GiNaC::exmap params = parameter_values(flat, all, own);
+    params.insert(alias_subs.begin(), alias_subs.end());
 
     // Discrete variables in the equations: a mode variable's value is this
     // mode's; any other (a sampled value, a counter) is a tape parameter the
@@ -162,7 +253,10 @@ ModeSystem::ModeSystem(const FlatModel& flat, const ModeSet& modes, int mode_ind
 
     // F_UP and its Jacobian.
     std::vector<ex> up, upx;
-    for (const CompletedEquation& c : structure.consistency) up.push_back(c.residual.subs(params, kExactSubs));
+    for (const CompletedEquation& c : structure.consistency) {
+        ex e = c.residual.subs(params, kExactSubs);
+        if (!e.expand().is_zero()) up.push_back(e);  // an alias condition itself holds identically now
+    }
     up_rows_ = up.size();
     for (std::size_t i = 0; i < up.size(); ++i)
         for (std::size_t j = 0; j < states_.size(); ++j) {
@@ -186,7 +280,8 @@ ModeSystem::ModeSystem(const FlatModel& flat, const ModeSet& modes, int mode_ind
             ex sol = GiNaC::lsolve(eqs, syms);
             solved = GiNaC::exmap{};
             if (sol.nops() == leading_.size())
-                for (std::size_t k = 0; k < sol.nops(); ++k) (*solved)[sol.op(k).lhs()] = sol.op(k).rhs();
+                for (std::size_t k = 0; k < sol.nops(); ++k)
+                    (*solved)[sol.op(k).lhs()] = canonical_rational(sol.op(k).rhs());
         }
         return *solved;
     };
@@ -395,7 +490,11 @@ bool ModeSystem::solve_leading(double t, const double* x, double* y) const {
 
 void ModeSystem::state_derivative(const double* x, const double* y, double* xdot) const {
     for (std::size_t i = 0; i < derivative_.size(); ++i)
-        xdot[i] = derivative_[i].is_state ? x[derivative_[i].index] : y[derivative_[i].index];
+        xdot[i] = derivative_[i].is_state ? derivative_[i].sign * x[derivative_[i].index] : y[derivative_[i].index];
+}
+
+void ModeSystem::expand(const double* x, double* all) const {
+    for (std::size_t i = 0; i < expansion_.size(); ++i) all[i] = expansion_[i].sign * x[expansion_[i].index];
 }
 
 bool ModeSystem::ode_jacobian(double t, const double* x, const double* y, double* jac) const {
@@ -428,7 +527,7 @@ bool ModeSystem::ode_jacobian(double t, const double* x, const double* y, double
     std::fill(jac, jac + n * n, 0.0);
     for (std::size_t i = 0; i < n; ++i) {
         const Slot& s = derivative_[i];
-        if (s.is_state) jac[i * n + s.index] = 1.0;
+        if (s.is_state) jac[i * n + s.index] = s.sign;
         else
             for (std::size_t j = 0; j < n; ++j) jac[i * n + j] = dydx[s.index * n + j];
     }

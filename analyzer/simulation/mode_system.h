@@ -84,6 +84,14 @@ public:
     const std::vector<GiNaC::symbol>& leading() const { return leading_; }
     const std::vector<std::string>& state_names() const { return state_names_; }
     const std::vector<std::string>& leading_names() const { return leading_names_; }
+    // The states integrated are the structure's states less their aliases
+    // (a consistency condition a = b or a = -b between two states keeps one
+    // of them); all_state_names() lists the structure's states in its order
+    // and expand() gives their values from the integrated ones.
+    const std::vector<std::string>& all_state_names() const { return all_state_names_; }
+    void expand(const double* x, double* all) const;
+    // Structure state j is sign * (integrated state `first`).
+    std::pair<std::size_t, double> state_of(std::size_t j) const { return {expansion_[j].index, expansion_[j].sign}; }
     bool has_constraints() const { return up_rows_ > 0; }
     bool linear_leading() const { return affine_; }
     bool constant_jacobian() const { return constant_; }
@@ -135,12 +143,15 @@ private:
     struct Slot {
         bool is_state = true;
         std::size_t index = 0;
+        double sign = 1;  // a state slot: the value is sign * x[index]
     };
     int mode_ = -1;
     std::string mode_id_;
     std::vector<GiNaC::symbol> states_, leading_;
     std::vector<std::string> state_names_, leading_names_;
     std::vector<Slot> derivative_;
+    std::vector<std::string> all_state_names_;
+    std::vector<Slot> expansion_;  // per structure state: its integrated state and sign
     Tape down_;  // inputs: states, leading, time; groups: F_DOWN, dF/dy entries, dF/dx entries
     std::vector<std::pair<std::size_t, std::size_t>> fy_, fx_;
     bool affine_ = false, constant_ = false;

@@ -63,13 +63,30 @@ bool initial_values(const FlatModel& flat, const ModeStructure& st, const ModeSy
     std::vector<GiNaC::symbol> unknowns;
     std::vector<double> guess;
     x.assign(sys.state_count(), 0.0);
+    // The structure's states that are copies of an integrated one (alias
+    // states, mode_system.h), and the structure states behind each.
+    GiNaC::exmap alias;
+    std::vector<std::vector<std::pair<const GiNaC::symbol*, double>>> behind(sys.state_count());
+    for (std::size_t j = 0; j < st.states.size(); ++j) {
+        const auto [k, sign] = sys.state_of(j);
+        behind[k].emplace_back(&st.states[j], sign);
+        if (!st.states[j].is_equal(sys.states()[k])) alias[st.states[j]] = sign * sys.states()[k];
+    }
     for (std::size_t i = 0; i < sys.state_count(); ++i) {
         const GiNaC::symbol& s = sys.states()[i];
-        if (auto it = given.find(s.get_name()); it != given.end()) {
-            x[i] = it->second;
-            fixed[s] = it->second;
-        } else if (fixed_start(flat, s)) {
-            x[i] = start_value(flat, s);
+        bool known = false;
+        for (const auto& [sym, sign] : behind[i])
+            if (auto it = given.find(sym->get_name()); it != given.end()) {
+                x[i] = sign * it->second;
+                known = true;
+                break;
+            }
+        for (const auto& [sym, sign] : behind[i])
+            if (!known && fixed_start(flat, *sym)) {
+                x[i] = sign * start_value(flat, *sym);
+                known = true;
+            }
+        if (known) {
             fixed[s] = x[i];
         } else {
             unknowns.push_back(s);
@@ -77,11 +94,11 @@ bool initial_values(const FlatModel& flat, const ModeStructure& st, const ModeSy
         }
     }
     std::vector<ex> eqs;
-    for (const CompletedEquation& c : st.consistency) eqs.push_back(c.residual);
+    for (const CompletedEquation& c : st.consistency) eqs.push_back(c.residual.subs(alias, kExactSubs));
     const bool with_initial = initial_mode && !flat.initial_equations.empty();
     if (with_initial) {
-        for (const FlatEquation& e : flat.initial_equations) eqs.push_back(e.residual());
-        for (const CompletedEquation& c : st.reduced) eqs.push_back(c.residual);
+        for (const FlatEquation& e : flat.initial_equations) eqs.push_back(e.residual().subs(alias, kExactSubs));
+        for (const CompletedEquation& c : st.reduced) eqs.push_back(c.residual.subs(alias, kExactSubs));
         for (const GiNaC::symbol& s : sys.leading()) {
             unknowns.push_back(s);
             guess.push_back(start_value(flat, s));
@@ -255,7 +272,9 @@ private:
     std::map<std::string, double> named(const ModeSystem& sys, const std::vector<double>& x,
                                         const std::vector<double>& y) const {
         std::map<std::string, double> m;
-        for (std::size_t i = 0; i < x.size(); ++i) m[sys.state_names()[i]] = x[i];
+        std::vector<double> all(sys.all_state_names().size());
+        sys.expand(x.data(), all.data());
+        for (std::size_t i = 0; i < all.size(); ++i) m[sys.all_state_names()[i]] = all[i];
         for (std::size_t i = 0; i < y.size(); ++i) m[sys.leading_names()[i]] = y[i];
         add_discrete(m);
         return m;
@@ -540,7 +559,7 @@ SimulationResult SimulationDriver::run() {
             }
         if (initial) {
             for (const auto& [name, v] : o_.initial_values) {
-                const auto& sn = sys->state_names();
+                const auto& sn = sys->all_state_names();
                 if (std::find(sn.begin(), sn.end(), name) == sn.end())
                     throw std::invalid_argument(fmt::format("an initial value is given for '{}', which is not a state of "
                                                             "mode '{}' (states: {})",
@@ -570,7 +589,7 @@ SimulationResult SimulationDriver::run() {
         seg.mode = mode;
         seg.mode_id = sys->mode_id();
         seg.begin = seg.end = t;
-        seg.state_names = sys->state_names();
+        seg.state_names = sys->all_state_names();
         for (const sim::AssertCheck& a : sys->asserts()) {
             AssertRecord r;
             r.assert_index = a.assert_index;
@@ -582,7 +601,10 @@ SimulationResult SimulationDriver::run() {
         }
         const std::size_t segment_index = result_.segments.size();
         auto sample = [&](double at, const std::vector<double>& xs) {
-            if (o_.record_steps) result_.samples.push_back(Sample{at, segment_index, xs});
+            if (!o_.record_steps) return;
+            std::vector<double> all(sys->all_state_names().size());
+            sys->expand(xs.data(), all.data());
+            result_.samples.push_back(Sample{at, segment_index, std::move(all)});
         };
         check_asserts(seg, *sys, nullptr, nullptr, t, t, x, y);
         seg.max_drift = sys->constraint_residual(t, x.data());

@@ -256,16 +256,22 @@ private:
             return r;
         }
         if (GiNaC::is_a<GiNaC::add>(e)) {
-            std::vector<Ref> pos, neg;
-            for (const ex& t : sorted_operands(e)) {
-                if (negative_term(t)) neg.push_back(node(-t));
-                else pos.push_back(node(t));
+            // (positive terms) - (negative terms), each sum folded in an
+            // order that ignores the terms' signs: a sum and its negation
+            // (GiNaC writes -c*(a - b) or c*(b - a) from run to run) round
+            // to exact negatives of each other.
+            std::vector<std::pair<ex, bool>> terms;
+            for (std::size_t i = 0; i < e.nops(); ++i) {
+                const bool negative = negative_term(e.op(i));
+                terms.emplace_back(negative ? ex(-e.op(i)) : e.op(i), negative);
             }
+            std::stable_sort(terms.begin(), terms.end(),
+                             [&](const auto& a, const auto& b) { return key(a.first) < key(b.first); });
+            std::vector<Ref> pos, neg;
+            for (const auto& [t, negative] : terms) (negative ? neg : pos).push_back(node(t));
             if (pos.empty()) return emit(Tape::Op::Neg, fold(Tape::Op::Add, neg));
-            Ref acc = fold(Tape::Op::Add, pos);
-            std::sort(neg.begin(), neg.end());
-            for (Ref n : neg) acc = emit(Tape::Op::Sub, acc, n);
-            return acc;
+            if (neg.empty()) return fold(Tape::Op::Add, pos);
+            return emit(Tape::Op::Sub, fold(Tape::Op::Add, pos), fold(Tape::Op::Add, neg));
         }
         if (GiNaC::is_a<GiNaC::mul>(e)) {
             std::vector<Ref> num, den;
