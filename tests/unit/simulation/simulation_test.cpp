@@ -13,6 +13,7 @@
 #include "rescaling/rescaling.h"
 #include "restart/continuous.h"
 #include "restart/restart.h"
+#include "simulation/mode_system.h"
 #include "simulation/simulation.h"
 #include "support/front_end.h"
 
@@ -138,6 +139,33 @@ TEST(Simulation, TautModeFromTheCaptureStateMatchesTheSeed) {
                                             supplied_restart(*fe->state.structure));
     ASSERT_EQ(unprojected.stopped_because, StopReason::StopTime);
     EXPECT_GT(unprojected.segments[0].max_drift, s.max_drift);
+}
+
+// The taut mode's states are x, der(x), y, der(y), vx, vy with the
+// consistency conditions der(x) = vx and der(y) = vy: four are integrated,
+// the other two are their copies, and the results still name all six.
+TEST(Simulation, AliasStatesAreIntegratedOnceAndReportedAsCopies) {
+    auto fe = corpus("cup_and_ball.mo");
+    const int taut = mode_index(*fe, "taut=true");
+    sim::ModeSystem sys(fe->flat(), fe->modes(), taut, fe->state.structure->modes.at(static_cast<std::size_t>(taut)));
+    EXPECT_EQ(sys.state_names(), (std::vector<std::string>{"x", "y", "vx", "vy"}));
+    EXPECT_EQ(sys.all_state_names(), (std::vector<std::string>{"x", "der(x)", "y", "der(y)", "vx", "vy"}));
+    const double x[4] = {0.6, -0.8, 0.8, 0.6};
+    double all[6];
+    sys.expand(x, all);
+    EXPECT_EQ(all[1], 0.8);  // der(x) = vx
+    EXPECT_EQ(all[3], 0.6);  // der(y) = vy
+    EXPECT_LT(sys.constraint_residual(0, x), 1e-15);
+    double xdot[4], y[7] = {};
+    ASSERT_TRUE(sys.solve_leading(0, x, y));
+    sys.state_derivative(x, y, xdot);
+    EXPECT_EQ(xdot[0], 0.8);  // d/dt x is der(x), the copy of vx
+    EXPECT_EQ(xdot[1], 0.6);
+    SimulationResult r = simulate(fe->flat(), fe->modes(), *fe->state.structure, {}, cup_capture(*fe));
+    ASSERT_EQ(r.stopped_because, StopReason::StopTime) << (r.messages.empty() ? "" : r.messages.front());
+    EXPECT_EQ(r.segments.back().state_names, sys.all_state_names());
+    EXPECT_EQ(r.final_values.at("der(x)"), r.final_values.at("vx"));
+    EXPECT_EQ(r.events.at(0).after.at("der(y)"), r.events.at(0).after.at("vy"));
 }
 
 TEST(Simulation, TautModeFromInconsistentValuesIsAClearFailure) {
