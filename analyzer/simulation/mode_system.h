@@ -12,6 +12,14 @@
 // ball, the free flight), the LU factors are computed once and each solve is
 // one substitution.
 //
+// When F_DOWN is affine but its matrix depends on the states (the taut
+// rope's lambda*x), its symbolic solution is compiled and evaluated instead
+// of factoring at every right-hand side, in a canonical form (so that the
+// rounding does not follow GiNaC's run-dependent term order). Two states
+// tied by a consistency condition a = b or a = -b (the Sigma-method keeps
+// der(x) and vx when der(x) = vx is differentiated) are integrated as one;
+// all_state_names() and expand() give the structure's full list back.
+//
 // Everything the integrator evaluates is a Tape (tape.h), compiled here
 // once: F_DOWN with dF/d(leading) and dF/d(states) (for the exact ODE
 // Jacobian by the implicit function theorem), F_UP with dF_UP/d(states)

@@ -52,7 +52,9 @@
 // integrator and the searches) instead of allocating; a step's search opens
 // one rounding-mode scope and tries a cheap Horner enclosure of the whole
 // step before the shifted one; the leading variables are solved between
-// events only where an assert needs them at points. Compiling the modes is a fixed cost that
+// events only where an assert needs them at points, by the compiled
+// symbolic solution where F_DOWN is affine; alias states (a = ±b among the
+// states) are integrated once (mode_system.h). Compiling the modes is a fixed cost that
 // CompiledModes (below) lets several runs share.
 //
 // Discrete variables other than the mode variables (a counter
