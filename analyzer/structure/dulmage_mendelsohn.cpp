@@ -114,6 +114,7 @@ struct keep_given_matching {
 void maximum_matching(const SignatureMatrix& s, std::vector<int>& row_match, std::vector<int>& col_match) {
     hopcroft_karp(s, row_match, col_match);
     const int n = s.rows, m = s.cols;
+    if (n + m == 0) return;  // an empty system (the part a discrete-only event touches): nothing to certify
     Bipartite g(static_cast<std::size_t>(n + m));
     for (int i = 0; i < n; ++i)
         for (const SignatureEntry& e : s.entries[static_cast<std::size_t>(i)])
@@ -128,7 +129,7 @@ void maximum_matching(const SignatureMatrix& s, std::vector<int>& row_match, std
         }
     bool maximum = boost::matching<Bipartite, Vertex*, boost::property_map<Bipartite, boost::vertex_index_t>::type,
                                    boost::edmonds_augmenting_path_finder, keep_given_matching,
-                                   boost::maximum_cardinality_matching_verifier>(g, &mate[0],
+                                   boost::maximum_cardinality_matching_verifier>(g, mate.data(),
                                                                                  boost::get(boost::vertex_index, g));
     MODEAUDIT_ASSERT(maximum, "Boost does not certify the matching as maximum");
 #pragma GCC diagnostic pop

@@ -133,6 +133,17 @@ TEST(DulmageMendelsohn, SplitsOverUnderAndWellDeterminedParts) {
     EXPECT_FALSE(dm.perfect());
 }
 
+// The part of the system a discrete-only event touches can be empty: no
+// rows, no columns, a perfect (empty) matching, no blocks. (It indexed an
+// empty vector, which the sanitizer build reported.)
+TEST(DulmageMendelsohn, EmptySystemIsPerfectWithNoBlocks) {
+    SignatureMatrix s = matrix(0, 0, {});
+    DulmageMendelsohn dm = dulmage_mendelsohn(s);
+    EXPECT_EQ(dm.matching_size(), 0u);
+    EXPECT_TRUE(dm.perfect());
+    EXPECT_TRUE(dm.blocks.empty());
+}
+
 TEST(DulmageMendelsohn, BlockTriangularOrderSolvesDependenciesFirst) {
     // r0: a; r1: a, b; r2: b, c; r3: c, d; r4: d, c   (c, d form one 2x2 block)
     SignatureMatrix s = matrix(5, 4 + 0, {});
