@@ -613,6 +613,8 @@ ModeSet Explorer::run() {
             tr.when_clause = static_cast<int>(wg.when);
             tr.trigger_index = static_cast<int>(wg.trigger);
             tr.sampled = fw.triggers[wg.trigger]->kind == Condition::Kind::Sample;
+            // A clock reads as itself: its guard is only its first instant.
+            if (tr.sampled) tr.guard_text = canonical(flat_, *fw.triggers[wg.trigger]);
             tr.priority = fw.priority;
             tr.range = fw.range;
             bool has_resets = false;

@@ -117,7 +117,16 @@ int main(int argc, char** argv) {
     bool ok = true;
     for (auto& [name, gen] : std::vector<std::pair<const char*, std::function<SignatureMatrix(int)>>>{
              {"pendulum chain", pendulum_chain}, {"RC ladder pattern", rc_ladder}}) {
-        Sample small = measure(gen, n), big = measure(gen, 10 * n);
+        // The fastest of three runs of each size: the small size takes tens
+        // of milliseconds, where one other process on the machine moved a
+        // single measurement (and the ratio) past the bound.
+        auto best = [&](int size) {
+            Sample b = measure(gen, size);
+            for (int k = 0; k < 2; ++k)
+                if (Sample t = measure(gen, size); t.seconds < b.seconds) b = t;
+            return b;
+        };
+        Sample small = best(n), big = best(10 * n);
         double ratio = big.seconds / std::max(small.seconds, 1e-9);
         fmt::print("Sigma-method + Dulmage-Mendelsohn, {}:\n", name);
         fmt::print("  n = {:7}: {:8.4f} s, index {}, dof {}, peak RSS {:.0f} MiB\n", n, small.seconds, small.index,
