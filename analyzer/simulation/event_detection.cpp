@@ -123,6 +123,18 @@ double locate(TapeOnPolynomial& g, double lo, double hi) {
     return hi;
 }
 
+// Pushes the halves of [lo, hi] onto the search stack, the earlier half on
+// top, when it is wider than `tol` and still divisible in doubles; false
+// when it is a finest sub-interval, to be decided by points.
+bool bisect(std::vector<std::pair<double, double>>& stack, double lo, double hi, double tol) {
+    if (!(hi - lo > tol)) return false;
+    const double mid = lo + (hi - lo) / 2;
+    if (!(mid > lo && mid < hi)) return false;
+    stack.emplace_back(mid, hi);
+    stack.emplace_back(lo, mid);
+    return true;
+}
+
 }  // namespace
 
 CrossingResult first_upward_crossing(const StatePolynomial& p, const Tape& guard, double a, double b, bool armed,
@@ -164,14 +176,7 @@ CrossingResult first_upward_crossing(const StatePolynomial& p, const Tape& guard
             res.time = lo;
             return res;
         }
-        if (hi - lo > tol) {
-            const double mid = lo + (hi - lo) / 2;
-            if (mid > lo && mid < hi) {
-                stack.emplace_back(mid, hi);
-                stack.emplace_back(lo, mid);
-                continue;
-            }
-        }
+        if (bisect(stack, lo, hi, tol)) continue;
         if (!res.armed) continue;  // an undecided sliver cannot arm the guard
         // The last sub-interval: decide by points.
         const double glo = g.at(lo)[0];
@@ -241,14 +246,7 @@ ViolationResult first_violation(const StatePolynomial& p, const Tape& tape, cons
             res.time = have_ok && last_ok < lo && condition.at(g.at(last_ok)) ? locate_failure(last_ok, lo) : lo;
             return res;
         }
-        if (hi - lo > tol) {
-            const double mid = lo + (hi - lo) / 2;
-            if (mid > lo && mid < hi) {
-                stack.emplace_back(mid, hi);
-                stack.emplace_back(lo, mid);
-                continue;
-            }
-        }
+        if (bisect(stack, lo, hi, tol)) continue;
         // The finest sub-interval: decide by points, in time order.
         const double mid = lo + (hi - lo) / 2;
         const double points[3] = {lo, mid, hi};

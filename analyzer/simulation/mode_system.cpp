@@ -104,6 +104,15 @@ ModeSystem::ModeSystem(const FlatModel& flat, const ModeSet& modes, int mode_ind
                 if (e.is_equal(all_states[i])) return static_cast<int>(i);
             return -1;
         };
+        // State i's representative and the sign with which i copies it.
+        auto find = [&](int i) {
+            double sg = 1;
+            while (rep[static_cast<std::size_t>(i)] != i) {
+                sg *= sign[static_cast<std::size_t>(i)];
+                i = rep[static_cast<std::size_t>(i)];
+            }
+            return std::make_pair(i, sg);
+        };
         auto plain = [&](int i) {
             auto m = flat.symbols.meaning(all_states[static_cast<std::size_t>(i)]);
             return m && m->role == SymbolTable::Meaning::Role::Variable;
@@ -127,10 +136,8 @@ ModeSystem::ModeSystem(const FlatModel& flat, const ModeSet& modes, int mode_ind
             }
             if (!ok) continue;
             // Follow both to their representatives (the sign composes).
-            int a = idx[0], b = idx[1];
-            double sa = 1, sb = 1;
-            while (rep[static_cast<std::size_t>(a)] != a) sa *= sign[static_cast<std::size_t>(a)], a = rep[static_cast<std::size_t>(a)];
-            while (rep[static_cast<std::size_t>(b)] != b) sb *= sign[static_cast<std::size_t>(b)], b = rep[static_cast<std::size_t>(b)];
+            const auto [a, sa] = find(idx[0]);
+            const auto [b, sb] = find(idx[1]);
             if (a == b) continue;
             // coef0 * s0 + coef1 * s1 = 0 with s0 = sa * A, s1 = sb * B: B = -(coef0 sa)/(coef1 sb) A.
             const double ratio = -(coef[0] * sa) / (coef[1] * sb);
@@ -146,9 +153,7 @@ ModeSystem::ModeSystem(const FlatModel& flat, const ModeSet& modes, int mode_ind
                 states_.push_back(all_states[i]);
             }
         for (std::size_t i = 0; i < all_states.size(); ++i) {
-            int r = static_cast<int>(i);
-            double sg = 1;
-            while (rep[static_cast<std::size_t>(r)] != r) sg *= sign[static_cast<std::size_t>(r)], r = rep[static_cast<std::size_t>(r)];
+            const auto [r, sg] = find(static_cast<int>(i));
             all_state_names_.push_back(all_states[i].get_name());
             expansion_.push_back(Slot{true, static_cast<std::size_t>(core[static_cast<std::size_t>(r)]), sg});
             if (r != static_cast<int>(i)) alias_subs[all_states[i]] = sg * all_states[static_cast<std::size_t>(r)];
