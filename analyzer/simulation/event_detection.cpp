@@ -61,28 +61,28 @@ namespace {
 
 bool unknown(const FastInterval& g) { return std::isnan(g.lower()) || std::isnan(g.upper()); }
 
-// A tape (inputs states..., time) composed with the interpolant, at points
-// (round-to-nearest) and over sub-intervals (upward rounding). The rounding
+// A function of the states and time composed with the interpolant, at
+// points (round-to-nearest) and over sub-intervals (upward rounding). The rounding
 // mode is switched once for a run of enclosures, not per enclosure: the
 // scope is opened by the first enclosure and closed before a point value.
-class TapeOnPolynomial {
+class OnPolynomial {
 public:
-    TapeOnPolynomial(const StatePolynomial& p, const Tape& tape, SearchWork& w) : p_(p), tape_(tape), w_(w) {
+    OnPolynomial(const StatePolynomial& p, const StateFunction& f, SearchWork& w) : p_(p), f_(f), w_(w) {
         w_.x.resize(p.n + 1);
         w_.ix.resize(p.n + 1);
-        w_.out.resize(tape.output_count());
-        w_.iout.resize(tape.output_count());
+        w_.out.resize(f.output_count());
+        w_.iout.resize(f.output_count());
     }
 
-    ~TapeOnPolynomial() { close(); }
-    TapeOnPolynomial(const TapeOnPolynomial&) = delete;
-    TapeOnPolynomial& operator=(const TapeOnPolynomial&) = delete;
+    ~OnPolynomial() { close(); }
+    OnPolynomial(const OnPolynomial&) = delete;
+    OnPolynomial& operator=(const OnPolynomial&) = delete;
 
     const double* at(double t) {
         close();
         p_.value(t, w_.x.data());
         w_.x[p_.n] = t;
-        tape_.evaluate(w_.x.data(), w_.out.data());
+        f_.at(w_.x.data(), w_.out.data());
         return w_.out.data();
     }
     const FastInterval* over(double a, double b, bool quickly = false) {
@@ -95,13 +95,13 @@ public:
         if (quickly) p_.enclose_quickly_in_scope(a, b, w_.ix.data());
         else p_.enclose_in_scope(a, b, w_.ix.data(), w_.poly);
         w_.ix[p_.n] = FastInterval(a, b);
-        tape_.evaluate_in_scope(w_.ix.data(), w_.iout.data(), tape_.group_count());
+        f_.over(w_.ix.data(), w_.iout.data());
         return w_.iout.data();
     }
 
 private:
     const StatePolynomial& p_;
-    const Tape& tape_;
+    const StateFunction& f_;
     SearchWork& w_;
     bool open_ = false;
     int saved_ = FE_TONEAREST;
@@ -113,7 +113,7 @@ private:
 };
 
 // g(lo) <= 0 < g(hi): bisection down to adjacent doubles; returns hi.
-double locate(TapeOnPolynomial& g, double lo, double hi) {
+double locate(OnPolynomial& g, double lo, double hi) {
     for (int it = 0; it < 200; ++it) {
         const double m = lo + (hi - lo) / 2;
         if (!(m > lo && m < hi)) break;
@@ -140,14 +140,14 @@ bool bisect(std::vector<std::pair<double, double>>& stack, double lo, double hi,
 CrossingResult first_upward_crossing(const StatePolynomial& p, const Tape& guard, double a, double b, bool armed,
                                      const CrossingOptions& options) {
     SearchWork work;
-    return first_upward_crossing(p, guard, a, b, armed, options, work);
+    return first_upward_crossing(p, TapeFunction(guard), a, b, armed, options, work);
 }
 
-CrossingResult first_upward_crossing(const StatePolynomial& p, const Tape& guard, double a, double b, bool armed,
-                                     const CrossingOptions& options, SearchWork& work) {
+CrossingResult first_upward_crossing(const StatePolynomial& p, const StateFunction& guard, double a, double b,
+                                     bool armed, const CrossingOptions& options, SearchWork& work) {
     CrossingResult res;
     res.armed = armed;
-    TapeOnPolynomial g(p, guard, work);
+    OnPolynomial g(p, guard, work);
     const double tol = options.time_tolerance * std::max({1.0, std::fabs(a), std::fabs(b)});
     auto& stack = work.stack;
     stack.clear();
@@ -201,10 +201,10 @@ CrossingResult first_upward_crossing(const StatePolynomial& p, const Tape& guard
     return res;
 }
 
-ViolationResult first_violation(const StatePolynomial& p, const Tape& tape, const ConditionSearch& condition, double a,
-                                double b, const CrossingOptions& options, SearchWork& work) {
+ViolationResult first_violation(const StatePolynomial& p, const StateFunction& margins, const ConditionSearch& condition,
+                                double a, double b, const CrossingOptions& options, SearchWork& work) {
     ViolationResult res;
-    TapeOnPolynomial g(p, tape, work);
+    OnPolynomial g(p, margins, work);
     const double tol = options.time_tolerance * std::max({1.0, std::fabs(a), std::fabs(b)});
     // Holds at `ok`, fails at `bad`: bisection on points down to adjacent
     // doubles; returns the failing end.

@@ -62,6 +62,37 @@ struct StatePolynomial {
     void enclose_quickly_in_scope(double a, double b, FastInterval* x) const;
 };
 
+// A function of the states and time that the searches follow along the
+// interpolant: a guard, or the margins of an assert. A tape over (states...,
+// time) is one (TapeFunction); a function of variables that the mode defines
+// implicitly, enclosed by the interval Newton method, is another
+// (mode_system.h, ImplicitFunction).
+class StateFunction {
+public:
+    virtual ~StateFunction() = default;
+    virtual std::size_t output_count() const = 0;
+    // The outputs at a point, in round-to-nearest; `xt` is states..., time.
+    // NaN outputs where the function cannot be evaluated.
+    virtual void at(const double* xt, double* out) const = 0;
+    // Enclosures of the outputs over a box (inside a RoundingScope); NaN
+    // bounds where the box is too wide to enclose them (the searches then
+    // bisect further).
+    virtual void over(const FastInterval* xt, FastInterval* out) const = 0;
+};
+
+class TapeFunction final : public StateFunction {
+public:
+    explicit TapeFunction(const Tape& tape) : tape_(tape) {}
+    std::size_t output_count() const override { return tape_.output_count(); }
+    void at(const double* xt, double* out) const override { tape_.evaluate(xt, out); }
+    void over(const FastInterval* xt, FastInterval* out) const override {
+        tape_.evaluate_in_scope(xt, out, tape_.group_count());
+    }
+
+private:
+    const Tape& tape_;
+};
+
 struct CrossingOptions {
     double time_tolerance = 1e-12;   // relative to max(1, |t|): sub-intervals are not bisected below this width
     double zero_tolerance = 1e-12;   // arming threshold (see above)
@@ -85,17 +116,18 @@ struct SearchWork {
     std::vector<std::pair<double, double>> stack;
 };
 
-// The earliest upward crossing of the guard (a tape with inputs states...,
-// time and one output) in [a, b], a subset of [p.t0, p.t1].
-CrossingResult first_upward_crossing(const StatePolynomial& p, const Tape& guard, double a, double b, bool armed,
-                                     const CrossingOptions& options, SearchWork& work);
+// The earliest upward crossing of the guard (its first output) in [a, b],
+// a subset of [p.t0, p.t1].
+CrossingResult first_upward_crossing(const StatePolynomial& p, const StateFunction& guard, double a, double b,
+                                     bool armed, const CrossingOptions& options, SearchWork& work);
+// The same for a tape with inputs states..., time and one output.
 CrossingResult first_upward_crossing(const StatePolynomial& p, const Tape& guard, double a, double b, bool armed,
                                      const CrossingOptions& options = {});
 
 // ---- conditions that must hold along the interpolant (asserts) -------------
 //
 // The same search for the first time in [a, b] at which a condition over
-// the outputs of a tape (inputs states..., time) fails: sub-intervals in time
+// the outputs of a function of the states and time fails: sub-intervals in time
 // order, each enclosed; where the condition is certainly true it is skipped,
 // where it is certainly false the violation starts there, where undecided it
 // is bisected down to the time tolerance and then decided by point values.
@@ -117,7 +149,7 @@ struct ViolationResult {
     bool exhausted = false;      // stopped by max_enclosures (not guaranteed)
 };
 
-ViolationResult first_violation(const StatePolynomial& p, const Tape& tape, const ConditionSearch& condition, double a,
-                                double b, const CrossingOptions& options, SearchWork& work);
+ViolationResult first_violation(const StatePolynomial& p, const StateFunction& margins, const ConditionSearch& condition,
+                                double a, double b, const CrossingOptions& options, SearchWork& work);
 
 }  // namespace modeaudit::sim

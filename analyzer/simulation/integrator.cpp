@@ -50,7 +50,9 @@ Integrator::Integrator(const ModeSystem& system, const IntegratorOptions& option
     check(SUNContext_Create(nullptr, &ctx), "SUNContext_Create");
     context_ = ctx;
     y_ = N_VNew_Serial(n, ctx);
+    if (y_) N_VEnableFusedOps_Serial(vec(y_), SUNTRUE);
     dky_ = N_VNew_Serial(n, ctx);
+    if (dky_) N_VEnableFusedOps_Serial(vec(dky_), SUNTRUE);
     matrix_ = SUNDenseMatrix(n, n, ctx);
     solver_ = SUNLinSol_Dense(vec(y_), static_cast<SUNMatrix>(matrix_), ctx);
     cvode_ = CVodeCreate(CV_BDF, ctx);

@@ -306,29 +306,18 @@ ModeSystem::ModeSystem(const FlatModel& flat, const ModeSet& modes, int mode_ind
             e = flat.symbols.time() - next;
         }
         if (has_any(e, leading_)) {
-            if (affine_) {
-                const GiNaC::exmap& sol = solve_symbolically();
-                if (sol.empty()) g.unsupported = "the index-reduced equations could not be solved symbolically";
-                else e = e.subs(sol, kExactSubs).expand();
-            } else {
-                std::vector<std::string> used;
-                for (const GiNaC::symbol& s : leading_)
-                    if (e.has(s)) used.push_back(s.get_name());
-                g.unsupported = fmt::format(
-                    "the guard uses {} which the mode defines implicitly (nonlinear index-reduced equations); "
-                    "interval enclosures of implicitly defined variables are not supported",
-                    fmt::join(used, ", "));
-            }
+            // In the states where F_DOWN can be solved symbolically, else
+            // followed through F_DOWN (ImplicitFunction).
+            if (affine_ && !solve_symbolically().empty()) e = e.subs(solve_symbolically(), kExactSubs).expand();
+            else g.implicit = true;
         }
         g.in_states = e;
-        if (g.unsupported.empty()) {
-            std::vector<GiNaC::symbol> inputs = states_;
-            inputs.push_back(flat.symbols.time());
-            try {
-                g.tape = Tape(inputs, parameters_, {{e}});
-            } catch (const TapeError& err) {
-                g.unsupported = err.what();
-            }
+        std::vector<GiNaC::symbol> inputs = g.implicit ? down_inputs : states_;
+        if (!g.implicit) inputs.push_back(flat.symbols.time());
+        try {
+            g.tape = Tape(inputs, parameters_, {{e}});
+        } catch (const TapeError& err) {
+            g.unsupported = err.what();
         }
         guards_.push_back(std::move(g));
     }
@@ -364,6 +353,10 @@ ModeSystem::ModeSystem(const FlatModel& flat, const ModeSet& modes, int mode_ind
                 }
                 e = e.subs(solve_symbolically(), kExactSubs).expand();
             }
+            // Not in the states alone: the margins' tape followed through
+            // F_DOWN (ImplicitFunction).
+            c.implicit = !ok;
+            c.on_interpolant = c.implicit;
             if (ok) {
                 std::vector<GiNaC::symbol> inputs = states_;
                 inputs.push_back(flat.symbols.time());
@@ -399,6 +392,27 @@ ModeSystem::ModeSystem(const FlatModel& flat, const ModeSet& modes, int mode_ind
             }
         }
     }
+    for (const Guard& g : guards_) {
+        if (!g.unsupported.empty()) guard_functions_.push_back(nullptr);
+        else if (g.implicit) guard_functions_.push_back(std::make_unique<ImplicitFunction>(*this, g.tape));
+        else guard_functions_.push_back(std::make_unique<TapeFunction>(g.tape));
+    }
+    for (const AssertCheck& c : asserts_) {
+        if (!c.on_interpolant) assert_functions_.push_back(nullptr);
+        else if (c.implicit) assert_functions_.push_back(std::make_unique<ImplicitFunction>(*this, c.tape));
+        else assert_functions_.push_back(std::make_unique<TapeFunction>(c.state_tape));
+    }
+    const std::size_t m = leading_.size();
+    guess_.assign(m, 0.0);
+    k_mid_.resize(states_.size() + 1);
+    k_y_.resize(m);
+    k_c_.resize(m * m);
+    k_in_.resize(down_inputs.size());
+    k_out_.resize(down_.output_count());
+    k_r_.resize(m);
+    k_box_.resize(m);
+    k_next_.resize(m);
+    k_jac_.resize(m * m);
     in_.resize(down_inputs.size());
     out_.resize(down_.output_count());
     explicit_in_.resize(states_.size() + 1);
@@ -615,14 +629,25 @@ bool ModeSystem::project(double t, double* x, double* err, double* before) const
 }
 
 double ModeSystem::guard_value(std::size_t g, double t, const double* x) const {
-    const Guard& guard = guards_.at(g);
-    std::vector<double>& in = up_in_;  // the same inputs: states, time
+    std::vector<double>& in = up_in_;  // states, time
     std::copy(x, x + states_.size(), in.begin());
     in[states_.size()] = t;
     double v = 0;
-    guard.tape.evaluate(in.data(), &v);
+    guard_function(g).at(in.data(), &v);
     return v;
 }
+
+ModeSystem::~ModeSystem() = default;
+
+void ModeSystem::set_leading_guess(const double* y) const { std::copy(y, y + leading_.size(), guess_.begin()); }
+
+bool ModeSystem::solve_leading_from_guess(double t, const double* x, double* y) const {
+    std::copy(guess_.begin(), guess_.end(), y);
+    if (!solve_leading(t, x, y)) return false;
+    set_leading_guess(y);
+    return true;
+}
+
 
 namespace {
 
@@ -729,13 +754,13 @@ bool ModeSystem::assert_holds_for(std::size_t k, const double* margins, double* 
 }
 
 bool ModeSystem::assert_holds_in_states(std::size_t k, double t, const double* x, double* margin) const {
-    const AssertCheck& a = asserts_.at(k);
+    const StateFunction& f = assert_function(k);
     std::vector<double>& in = up_in_;  // states, time
     std::copy(x, x + states_.size(), in.begin());
     in[states_.size()] = t;
     std::vector<double>& out = assert_out_;
-    out.resize(a.state_tape.output_count());
-    a.state_tape.evaluate(in.data(), out.data());
+    out.resize(f.output_count());
+    f.at(in.data(), out.data());
     return assert_holds_for(k, out.data(), margin);
 }
 

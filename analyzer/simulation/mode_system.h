@@ -29,16 +29,22 @@
 // Guards that use solved (non-state) variables, such as RLDC2's diode
 // parameters s1, s2, are rewritten in the states: when F_DOWN is affine in
 // the leading variables it is solved symbolically (GiNaC::lsolve) and the
-// solution substituted. A guard that needs a leading variable of a mode
-// whose F_DOWN is nonlinear in them is not supported (Guard::unsupported
-// says why): interval enclosures of an implicitly defined variable would
-// need an interval Newton method, which is not built.
+// solution substituted. A guard or assert that needs a leading variable of
+// a mode whose F_DOWN is nonlinear in them (z^3 + z = x) keeps it: it is
+// followed along the interpolant as an ImplicitFunction, whose enclosures
+// over a box of states and time come from the parametric Krawczyk operator
+// (enclose_leading): for every point of the box F_DOWN = 0 has exactly one
+// solution in the box it returns, so the guard's enclosure over it is
+// guaranteed as for an explicit guard. Where the box is too wide for the
+// operator to contract, the enclosure is unknown and the search bisects
+// the time interval further.
 #pragma once
 
 #include <ginac/ginac.h>
 
 #include <cstddef>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -55,8 +61,9 @@ namespace modeaudit::sim {
 struct Guard {
     int transition = -1;        // index into ModeSet::transitions
     std::string text;           // Transition::guard_text
-    GiNaC::ex in_states;        // the guard in states, parameters and time
-    Tape tape;                  // inputs: states..., time; one output
+    GiNaC::ex in_states;        // the guard in states, parameters and time (and leading variables when implicit)
+    Tape tape;                  // inputs: states..., time (implicit: states..., leading..., time); one output
+    bool implicit = false;      // uses leading variables of a nonlinear F_DOWN
     std::string unsupported;    // non-empty: why it cannot be monitored
 };
 
@@ -71,9 +78,12 @@ struct AssertCheck {
     Tape tape;                  // inputs: states..., leading..., time; output k: lhs - rhs of relations[k]
     // The same margins in the states and time (leading variables replaced by
     // the symbolic solution of an affine F_DOWN), for the search along the
-    // interpolant; on_interpolant false: only checked at points.
+    // interpolant; on_interpolant false: only checked at points. implicit:
+    // the margins use leading variables of a nonlinear F_DOWN, and `tape` is
+    // followed along the interpolant (ModeSystem::assert_function).
     Tape state_tape;
     bool on_interpolant = false;
+    bool implicit = false;
     std::string unsupported;
 };
 
@@ -83,6 +93,10 @@ public:
     // be compiled, and std::runtime_error when the mode cannot be integrated
     // (not structurally regular, no states).
     ModeSystem(const FlatModel& flat, const ModeSet& modes, int mode_index, const ModeStructure& structure);
+    ~ModeSystem();
+    // The guard and assert functions refer to the system.
+    ModeSystem(const ModeSystem&) = delete;
+    ModeSystem& operator=(const ModeSystem&) = delete;
 
     int mode_index() const { return mode_; }
     const std::string& mode_id() const { return mode_id_; }
@@ -133,12 +147,34 @@ public:
     const std::vector<ParameterSource>& parameter_sources() const { return parameter_sources_; }
     void set_parameters(const std::vector<double>& values);
 
+    // Enclosures of the leading variables over a box of states and time
+    // (inside a RoundingScope; `xt` is states..., time): the parametric
+    // Krawczyk operator K = y0 - C F(X, y0, T) + (I - C F_y(X, Y, T))(Y - y0)
+    // with y0 the solution at the box's midpoint and C the inverse of F_y
+    // there, on candidate boxes Y grown by epsilon-inflation. When K lies in
+    // the interior of Y, every point of the box has exactly one solution of
+    // F_DOWN = 0 in Y, and it lies in K, which is returned. False when no
+    // candidate contracts (a box too wide, or a singular F_y).
+    bool enclose_leading(const FastInterval* xt, FastInterval* y) const;
+    // The warm start of the leading variables for the guards and asserts
+    // that use them (ImplicitFunction): the solution at the restart, kept up
+    // to date by every solve.
+    void set_leading_guess(const double* y) const;
+    // Solves F_DOWN from that warm start (updating it on success).
+    bool solve_leading_from_guess(double t, const double* x, double* y) const;
+
     const std::vector<Guard>& guards() const { return guards_; }
+    // Guard g as a function of the states and time (a TapeFunction, or an
+    // ImplicitFunction for an implicit guard).
+    const StateFunction& guard_function(std::size_t g) const { return *guard_functions_.at(g); }
     double guard_value(std::size_t g, double t, const double* x) const;
     const std::vector<AssertCheck>& asserts() const { return asserts_; }
     // Evaluates assert k: true when it holds; `margin` receives lhs - rhs of
     // the first relation that fails (or of the first relation when it holds).
     bool assert_holds(std::size_t k, double t, const double* x, const double* y, double* margin) const;
+    // The margins of an on_interpolant assert as a function of the states
+    // and time.
+    const StateFunction& assert_function(std::size_t k) const { return *assert_functions_.at(k); }
     // The same from the states alone (on_interpolant asserts).
     bool assert_holds_in_states(std::size_t k, double t, const double* x, double* margin) const;
     // The same from the margins (the outputs of either tape of assert k).
@@ -174,12 +210,35 @@ private:
     std::vector<ParameterSource> parameter_sources_;
     std::vector<Guard> guards_;
     std::vector<AssertCheck> asserts_;
+    std::vector<std::unique_ptr<StateFunction>> guard_functions_, assert_functions_;  // null: not on the interpolant
     std::map<int, std::int64_t> mode_variable_values_;  // flat variable -> its value in this mode
     // Scratch space, so that no evaluation allocates (one system per thread).
     mutable std::vector<double> in_, out_, mat_, rhs_, dydx_, col_, explicit_in_, explicit_out_;
     mutable std::vector<double> up_in_, up_out_, up_jac_, up_dx_, up_je_, assert_in_, assert_out_;
     mutable DenseLu newton_lu_;
     mutable MinNormWork norm_work_;
+    // The warm start of the implicit functions, and the Krawczyk operator's
+    // scratch space.
+    mutable std::vector<double> guess_, k_mid_, k_y_, k_c_;
+    mutable std::vector<FastInterval> k_in_, k_out_, k_r_, k_box_, k_next_, k_jac_;
+};
+
+// A tape over (states..., leading..., time) seen as a function of the states
+// and time, the leading variables being the solution of the mode's F_DOWN:
+// at a point solved by Newton's method from the system's warm start, over a
+// box enclosed by ModeSystem::enclose_leading.
+class ImplicitFunction final : public StateFunction {
+public:
+    ImplicitFunction(const ModeSystem& system, const Tape& tape);
+    std::size_t output_count() const override { return tape_.output_count(); }
+    void at(const double* xt, double* out) const override;
+    void over(const FastInterval* xt, FastInterval* out) const override;
+
+private:
+    const ModeSystem& sys_;
+    const Tape& tape_;
+    mutable std::vector<double> in_;
+    mutable std::vector<FastInterval> iin_;
 };
 
 }  // namespace modeaudit::sim

@@ -307,7 +307,8 @@ private:
                 cond.at = [&](const double* m) { return sys.assert_holds_for(k, m, nullptr); };
                 sim::CrossingOptions co;
                 co.time_tolerance = o_.event_time_tolerance;
-                const sim::ViolationResult v = sim::first_violation(*poly, check.state_tape, cond, t_ok, t, co, work_);
+                const sim::StateFunction& margins_of = sys.assert_function(k);
+                const sim::ViolationResult v = sim::first_violation(*poly, margins_of, cond, t_ok, t, co, work_);
                 seg.event_search_enclosures += v.enclosures;
                 if (v.exhausted)
                     result_.messages.push_back(fmt::format(
@@ -317,10 +318,10 @@ private:
                 if (v.found) {
                     rec.violated = true;
                     rec.time = v.time;
-                    std::vector<double> at(sys.state_count() + 1), margins(check.state_tape.output_count());
+                    std::vector<double> at(sys.state_count() + 1), margins(margins_of.output_count());
                     poly->value(v.time, at.data());
                     at[sys.state_count()] = v.time;
-                    check.state_tape.evaluate(at.data(), margins.data());
+                    margins_of.at(at.data(), margins.data());
                     double m = 0;
                     sys.assert_holds_for(k, margins.data(), &m);
                     rec.value = m;
@@ -606,6 +607,7 @@ SimulationResult SimulationDriver::run() {
             sys->expand(xs.data(), all.data());
             result_.samples.push_back(Sample{at, segment_index, std::move(all)});
         };
+        sys->set_leading_guess(y.data());  // the warm start of implicit guards and asserts
         check_asserts(seg, *sys, nullptr, nullptr, t, t, x, y);
         seg.max_drift = sys->constraint_residual(t, x.data());
         sample(t, x);
@@ -695,7 +697,7 @@ SimulationResult SimulationDriver::run() {
                 crossings.clear();
                 for (std::size_t g = 0; g < sys->guards().size(); ++g) {
                     sim::CrossingResult r =
-                        sim::first_upward_crossing(p, sys->guards()[g].tape, p.t0, p.t1, armed[g], co, work_);
+                        sim::first_upward_crossing(p, sys->guard_function(g), p.t0, p.t1, armed[g], co, work_);
                     seg.event_search_enclosures += r.enclosures;
                     armed[g] = r.armed;
                     if (r.exhausted)

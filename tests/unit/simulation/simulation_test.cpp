@@ -1,8 +1,9 @@
 // The reference simulation against the seeds' numbers (acceptance-numbers.md):
 // the rope's capture (seed 000, 5.2), RLDC2's second diode (5.1), the
 // bouncing ball's impacts and Zeno accumulation and FilterBlock1 (seed 004),
-// plus inline models for narrow guard windows, tangency and unsupported
-// guards.
+// plus inline models for narrow guard windows, tangency and guards and
+// asserts on implicitly defined variables.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -607,7 +608,10 @@ end Touch;)";
     EXPECT_NEAR(cross.events[0].time, 0.5 - 1e-3, 1e-9);
 }
 
-TEST(Simulation, GuardOnAnImplicitlyDefinedVariableIsReportedUnsupported) {
+// z is defined implicitly by z^3 + z = x (F_DOWN nonlinear in z), x = time
+// between resets: z = 0.5 at x = 0.625, so the guard fires every 0.625 s
+// and the reset starts the next rise.
+TEST(Simulation, GuardOnAnImplicitlyDefinedVariableFiresWhereItCrosses) {
     testing::FrontEnd fe(R"(
 model Implicit
   Real x(start = 0, fixed = true);
@@ -618,14 +622,139 @@ equation
   when z > 0.5 then
     reinit(x, 0);
   end when;
+  annotation(experiment(StopTime = 2));
 end Implicit;)",
                          "structure");
     ASSERT_TRUE(fe.state.structure) << fe.diagnostics();
     SimulationResult r = simulate(fe.flat(), fe.modes(), *fe.state.structure, {}, supplied_restart(*fe.state.structure));
-    EXPECT_EQ(r.stopped_because, StopReason::Unsupported);
-    ASSERT_FALSE(r.messages.empty());
-    EXPECT_NE(r.messages[0].find("uses z"), std::string::npos) << r.messages[0];
-    EXPECT_EQ(stop_reason_name(r.stopped_because), "unsupported");
+    ASSERT_EQ(r.stopped_because, StopReason::StopTime) << (r.messages.empty() ? "" : r.messages.front());
+    ASSERT_EQ(r.events.size(), 3u);
+    for (std::size_t k = 0; k < 3; ++k) {
+        EXPECT_NEAR(r.events[k].time, 0.625 * static_cast<double>(k + 1), 1e-9) << k;
+        EXPECT_NEAR(r.events[k].before.at("z"), 0.5, 1e-9) << k;
+        EXPECT_NEAR(r.events[k].after.at("x"), 0.0, 1e-12) << k;
+    }
+    EXPECT_NEAR(r.final_values.at("x"), 2 - 3 * 0.625, 1e-9);
+}
+
+// The narrow windows of NarrowGuardWindowsAreEachDetectedInOrder seen
+// through an implicitly defined variable: z + z^3 = sin(50 x) is monotone
+// in z, so z > z* (z* + z*^3 = 0.99999) holds exactly where sin(50 x) >
+// 0.99999, on windows of 1.8e-4 s far narrower than the steps. The
+// enclosures of z come from the Krawczyk operator; the event times must be
+// those of the explicit guard.
+double implicit_threshold(double level) {
+    double z = 0.5;
+    for (int it = 0; it < 60; ++it) z -= (z + z * z * z - level) / (1 + 3 * z * z);
+    return z;
+}
+
+TEST(Simulation, NarrowWindowsOfAnImplicitlyDefinedVariableAreEachDetectedInOrder) {
+    const std::string zs = fmt::format("{:.17g}", implicit_threshold(0.99999));
+    testing::FrontEnd fe(R"(
+model ImplicitWindows
+  Real x(start = 0, fixed = true);
+  Real n(start = 0, fixed = true);
+  Real z(start = 0);
+equation
+  der(x) = 1;
+  der(n) = 0;
+  z + z^3 = sin(50*x);
+  when z > )" + zs + R"( then
+    reinit(n, pre(n) + 1);
+  end when;
+  annotation(experiment(StopTime = 2));
+end ImplicitWindows;)",
+                         "structure");
+    ASSERT_TRUE(fe.state.structure) << fe.diagnostics();
+    SimulationResult r = simulate(fe.flat(), fe.modes(), *fe.state.structure, {}, supplied_restart(*fe.state.structure));
+    ASSERT_EQ(r.stopped_because, StopReason::StopTime) << (r.messages.empty() ? "" : r.messages.front());
+    const double delta = std::acos(0.99999);
+    std::vector<double> expected;
+    for (int k = 0;; ++k) {
+        const double tk = (std::numbers::pi / 2 - delta + 2 * std::numbers::pi * k) / 50;
+        if (tk > 2) break;
+        expected.push_back(tk);
+    }
+    ASSERT_EQ(r.events.size(), expected.size());
+    for (std::size_t k = 0; k < expected.size(); ++k) {
+        EXPECT_NEAR(r.events[k].time, expected[k], 1e-9) << "window " << k;
+        EXPECT_NEAR(r.events[k].after.at("n"), static_cast<double>(k + 1), 1e-12);
+    }
+    double longest = 0;
+    for (const SegmentRecord& s : r.segments) longest = std::max(longest, s.max_step);
+    EXPECT_GT(longest, 20 * 2 * delta / 50) << "the steps should be much longer than the windows";
+}
+
+// The same windows as an admissibility condition on z: the first violation
+// is found between steps and located at the first window's start; with the
+// threshold of 1.00001 (never reached) nothing is reported.
+TEST(Simulation, AssertOnAnImplicitlyDefinedVariableIsSearchedBetweenSteps) {
+    auto run = [&](double level) {
+        const std::string zs = fmt::format("{:.17g}", implicit_threshold(level));
+        testing::FrontEnd fe(R"(
+model ImplicitDip
+  Real x(start = 0, fixed = true);
+  Real z(start = 0);
+equation
+  der(x) = 1;
+  z + z^3 = sin(50*x);
+  assert(z < )" + zs + R"(, "z stays below its limit");
+  annotation(experiment(StopTime = 1));
+end ImplicitDip;)",
+                             "structure");
+        EXPECT_TRUE(fe.state.structure) << fe.diagnostics();
+        return simulate(fe.flat(), fe.modes(), *fe.state.structure, {}, supplied_restart(*fe.state.structure));
+    };
+    SimulationResult r = run(0.99999);
+    ASSERT_EQ(r.stopped_because, StopReason::StopTime) << (r.messages.empty() ? "" : r.messages.front());
+    ASSERT_EQ(r.segments.size(), 1u);
+    const AssertRecord* a = find_assert(r.segments[0], "below its limit");
+    ASSERT_NE(a, nullptr);
+    EXPECT_TRUE(a->unsupported.empty()) << a->unsupported;
+    const double delta = std::acos(0.99999);
+    EXPECT_TRUE(a->violated);
+    EXPECT_NEAR(a->time, (std::numbers::pi / 2 - delta) / 50, 1e-9);
+    EXPECT_LE(a->value, 0);
+    EXPECT_GT(a->value, -1e-9);
+    EXPECT_GT(r.segments[0].max_step, 20 * 2 * delta / 50) << "the steps should be much longer than the windows";
+    SimulationResult ok = run(1.00001);
+    ASSERT_EQ(ok.segments.size(), 1u);
+    const AssertRecord* b = find_assert(ok.segments[0], "below its limit");
+    ASSERT_NE(b, nullptr);
+    EXPECT_FALSE(b->violated);
+}
+
+// corpus/good/tank_level_switch.mo: the level h follows from the volume
+// through V = A h + B h^3 (not solvable for h in closed form by the tool),
+// and the valve switches at h = 1 and h = 0.5. With dV = (A + 3 B h^2) dh
+// the times between switches are integrals in h with closed forms:
+// filling, dV/dt = qin - k h, c = qin/k:
+//   t = ((A + 3 B c^2) ln((c - h0)/(c - h1)) - 3 B ((h1^2 - h0^2)/2 + c (h1 - h0))) / k;
+// draining from 1 to 0.5, dV/dt = -k h: t = (A ln 2 + 3 B (1 - 1/4)/2) / k.
+TEST(Simulation, TankLevelSwitchOnAnImplicitLevelFollowsTheClosedForm) {
+    auto fe = corpus("tank_level_switch.mo");
+    SimulationResult r = simulate(fe->flat(), fe->modes(), *fe->state.structure, {}, supplied_restart(*fe->state.structure));
+    ASSERT_EQ(r.stopped_because, StopReason::StopTime) << (r.messages.empty() ? "" : r.messages.front());
+    const double A = 1, B = 0.5, qin = 0.8, k = 0.3, c = qin / k;
+    auto fill = [&](double h0, double h1) {
+        return ((A + 3 * B * c * c) * std::log((c - h0) / (c - h1)) - 3 * B * ((h1 * h1 - h0 * h0) / 2 + c * (h1 - h0))) / k;
+    };
+    double h0 = 0.1;  // h0 + 0.5 h0^3 = 0.1
+    for (int it = 0; it < 60; ++it) h0 -= (h0 + B * h0 * h0 * h0 - 0.1) / (1 + 3 * B * h0 * h0);
+    const double drain = (A * std::log(2.0) + 3 * B * 0.75 / 2) / k;
+    const double t1 = fill(h0, 1), t2 = t1 + drain, t3 = t2 + fill(0.5, 1);
+    ASSERT_EQ(r.events.size(), 3u);
+    EXPECT_NEAR(r.events[0].time, t1, 1e-8);
+    EXPECT_NEAR(r.events[1].time, t2, 1e-8);
+    EXPECT_NEAR(r.events[2].time, t3, 1e-8);
+    EXPECT_NEAR(r.events[0].before.at("h"), 1.0, 1e-9);
+    EXPECT_NEAR(r.events[1].before.at("h"), 0.5, 1e-9);
+    for (const SegmentRecord& s : r.segments)
+        for (const AssertRecord& a : s.asserts) {
+            EXPECT_TRUE(a.unsupported.empty()) << a.unsupported;
+            EXPECT_FALSE(a.violated);
+        }
 }
 
 }  // namespace
