@@ -37,16 +37,17 @@
 // the guard cannot be armed (no-sticking rule, event_detection.h), so
 // without this check the run would slide through the surface silently.
 //
-// Asserts (Mode::asserts): when an assert's margins are functions of the
-// states and time (directly, or through the symbolic solution of an affine
-// F_DOWN, as the rope's tension lambda), each step's interpolant is searched
-// for the first violation with the guards' interval machinery
-// (event_detection.h, first_violation): a violation on a window narrower
-// than the step but wider than the time tolerance is found and its start
-// located. The other asserts (a leading variable of a nonlinear F_DOWN) are
-// evaluated at every accepted step and at event left limits only, the first
-// violation seen located by bisection; one violated only between two steps
-// can be missed there.
+// Asserts (Mode::asserts): each step's interpolant is searched for the
+// first violation with the guards' interval machinery (event_detection.h,
+// first_violation), the margins being functions of the states and time
+// directly, through the symbolic solution of an affine F_DOWN (the rope's
+// tension lambda), or through the Krawczyk enclosure of the leading
+// variables of a nonlinear F_DOWN (ImplicitFunction, mode_system.h): a
+// violation on a window narrower than the step but wider than the time
+// tolerance is found and its start located. Guards are followed the same
+// three ways. Only an assert whose margins cannot be compiled in the states
+// is evaluated at accepted steps and event left limits alone, the first
+// violation seen located by bisection.
 //
 // Speed: the per-step path reuses scratch space (in the systems, the
 // integrator and the searches) instead of allocating; a step's search opens
@@ -69,8 +70,7 @@
 // first instant start + k*interval at or after the start time, moved on
 // after each firing; an instant at a segment's start (t = start itself)
 // fires before integrating; clocks that meet fire as one event.
-//
-// Not covered yet: guards on implicitly defined variables (mode_system.h).
+
 #pragma once
 
 #include <functional>
