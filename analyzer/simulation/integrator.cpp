@@ -38,6 +38,24 @@ extern "C" int cvode_proj(realtype t, N_Vector ycur, N_Vector corr, realtype /*e
 // printing to stderr is switched off (the driver reports in its result).
 extern "C" void cvode_quiet(int, const char*, const char*, char*, void*) {}
 
+// The vectors CVodeGetDky combines into its output, seen through the
+// output vector's linear-combination operation (interpolant(), below).
+struct DkyCapture {
+    bool active = false;
+    int nvec = 0;
+    std::vector<const double*> data;
+};
+thread_local DkyCapture dky_capture;
+
+extern "C" int capture_linear_combination(int nvec, realtype* c, N_Vector* X, N_Vector z) {
+    if (dky_capture.active) {
+        dky_capture.nvec = nvec;
+        dky_capture.data.clear();
+        for (int i = 0; i < nvec; ++i) dky_capture.data.push_back(N_VGetArrayPointer(X[i]));
+    }
+    return N_VLinearCombination_Serial(nvec, c, X, z);
+}
+
 void check(int flag, const char* what) {
     if (flag < 0) throw std::runtime_error(fmt::format("CVODE: {} failed (flag {})", what, flag));
 }
@@ -52,7 +70,10 @@ Integrator::Integrator(const ModeSystem& system, const IntegratorOptions& option
     y_ = N_VNew_Serial(n, ctx);
     if (y_) N_VEnableFusedOps_Serial(vec(y_), SUNTRUE);
     dky_ = N_VNew_Serial(n, ctx);
-    if (dky_) N_VEnableFusedOps_Serial(vec(dky_), SUNTRUE);
+    if (dky_) {
+        N_VEnableFusedOps_Serial(vec(dky_), SUNTRUE);
+        vec(dky_)->ops->nvlinearcombination = capture_linear_combination;
+    }
     matrix_ = SUNDenseMatrix(n, n, ctx);
     solver_ = SUNLinSol_Dense(vec(y_), static_cast<SUNMatrix>(matrix_), ctx);
     cvode_ = CVodeCreate(CV_BDF, ctx);
@@ -116,6 +137,35 @@ bool Integrator::step(std::string& error) {
     return true;
 }
 
+bool Integrator::view_nordsieck(int q) const {
+    if (nordsieck_refused_) return false;
+    const std::size_t n = x_.size();
+    N_Vector dky = vec(dky_);
+    dky_capture.active = true;
+    const int flag = CVodeGetDky(cvode_, t_, 0, dky);
+    dky_capture.active = false;
+    // Which order the vectors came in: z_0 is the state at t_ itself.
+    const std::vector<const double*>& v = dky_capture.data;
+    auto is_state = [&](const double* d) { return d && std::equal(x_.begin(), x_.end(), d); };
+    nordsieck_.clear();
+    if (flag >= 0 && dky_capture.nvec == q + 1 && static_cast<int>(v.size()) == q + 1) {
+        if (is_state(v.front()) && !is_state(v.back())) nordsieck_.assign(v.begin(), v.end());
+        else if (is_state(v.back())) nordsieck_.assign(v.rbegin(), v.rend());
+    }
+    // z_1 / h must be CVODE's own first derivative at t_.
+    realtype h = 0;
+    bool ok = nordsieck_.size() == static_cast<std::size_t>(q + 1) && q >= 1 &&
+              CVodeGetLastStep(cvode_, &h) >= 0 && h != 0 && CVodeGetDky(cvode_, t_, 1, dky) >= 0;
+    const double* d = N_VGetArrayPointer(dky);
+    for (std::size_t i = 0; ok && i < n; ++i)
+        ok = std::fabs(nordsieck_[1][i] / h - d[i]) <= 1e-12 * (std::fabs(d[i]) + std::fabs(nordsieck_[1][i] / h)) + 1e-300;
+    if (!ok) {
+        nordsieck_.clear();
+        nordsieck_refused_ = true;
+    }
+    return ok;
+}
+
 const StatePolynomial& Integrator::interpolant() const {
     StatePolynomial& p = poly_;
     p.t0 = t_prev_;
@@ -124,6 +174,28 @@ const StatePolynomial& Integrator::interpolant() const {
     p.n = x_.size();
     int q = 1;
     CVodeGetLastOrder(cvode_, &q);
+    // The Taylor coefficients about t_ are z_k / h^k, z the Nordsieck array
+    // of the last step and h its size. CVODE has no call that returns z;
+    // CVodeGetDky(t_, k) gives k! z_k / h^k one k at a time, at a fixed cost
+    // per call that was a sixth of the rope's run. So the array is read
+    // where CVodeGetDky reads it: its combination of z_0..z_q into our own
+    // output vector names their storage (view_nordsieck, checked against
+    // CVodeGetDky's first derivative, then kept: CVODE allocates z once).
+    // Should a later SUNDIALS combine other vectors, the check fails and the
+    // calls below serve instead.
+    realtype h = 0;
+    if (q >= 1 && (static_cast<int>(nordsieck_.size()) > q || view_nordsieck(q)) && CVodeGetLastStep(cvode_, &h) >= 0 &&
+        h != 0 && std::equal(x_.begin(), x_.end(), nordsieck_[0])) {
+        p.coeff.resize(static_cast<std::size_t>(q + 1) * p.n);
+        double scale = 1;
+        for (int k = 0; k <= q; ++k) {
+            const double* z = nordsieck_[static_cast<std::size_t>(k)];
+            for (std::size_t i = 0; i < p.n; ++i) p.coeff[static_cast<std::size_t>(k) * p.n + i] = z[i] * scale;
+            scale /= h;
+        }
+        p.degree = q;
+        return p;
+    }
     N_Vector dky = vec(dky_);
     double factorial = 1;
     // At t_ the value is the state itself (no interpolation needed).

@@ -60,6 +60,10 @@ public:
     // The interpolant of the last step over [previous_time(), time()]; the
     // reference stays valid (and is overwritten) until the next call.
     const StatePolynomial& interpolant() const;
+    // True once the interpolant is read from CVODE's Nordsieck array (the
+    // fast route), false while it comes from CVodeGetDky one derivative at a
+    // time (before the first step, or if the array could not be located).
+    bool reads_nordsieck() const { return !nordsieck_.empty(); }
     // States and solved leading variables at t in the last step.
     bool values_at(double t, std::vector<double>& x, std::vector<double>& y) const;
     // The states alone (no solve).
@@ -88,6 +92,10 @@ private:
     mutable std::vector<double> lead_;  // warm start of the Newton iteration
     std::vector<double> trial_;         // Newton iterate (lead_ is kept when it fails)
     mutable StatePolynomial poly_;
+    // Storage of CVODE's Nordsieck vectors z_0..z_q (interpolant()).
+    mutable std::vector<const double*> nordsieck_;
+    mutable bool nordsieck_refused_ = false;
+    bool view_nordsieck(int q) const;
     std::vector<double> work_;
     IntegratorStats stats_;
 };

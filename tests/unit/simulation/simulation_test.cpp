@@ -14,6 +14,7 @@
 #include "rescaling/rescaling.h"
 #include "restart/continuous.h"
 #include "restart/restart.h"
+#include "simulation/integrator.h"
 #include "simulation/mode_system.h"
 #include "simulation/simulation.h"
 #include "support/front_end.h"
@@ -167,6 +168,40 @@ TEST(Simulation, AliasStatesAreIntegratedOnceAndReportedAsCopies) {
     EXPECT_EQ(r.segments.back().state_names, sys.all_state_names());
     EXPECT_EQ(r.final_values.at("der(x)"), r.final_values.at("vx"));
     EXPECT_EQ(r.events.at(0).after.at("der(y)"), r.events.at(0).after.at("vy"));
+}
+
+// The interpolant read from CVODE's Nordsieck array (Integrator::
+// interpolant) against CVODE's own interpolation (CVodeGetDky through
+// states_at) inside every step of the taut rope, where the order climbs to
+// 5: the two routes agree to rounding.
+TEST(Simulation, InterpolantAgreesWithCvodesOwnInterpolationInsideEveryStep) {
+    auto fe = corpus("cup_and_ball.mo");
+    const int taut = mode_index(*fe, "taut=true");
+    sim::ModeSystem sys(fe->flat(), fe->modes(), taut, fe->state.structure->modes.at(static_cast<std::size_t>(taut)));
+    sim::Integrator integ(sys, {});
+    const std::vector<double> x0{0.6, -0.8, 0.8, 0.6};
+    std::vector<double> y0(sys.leading_count(), 0.0);
+    ASSERT_TRUE(sys.solve_leading(0, x0.data(), y0.data()));
+    integ.start(0, x0, y0, 0.3);
+    int max_degree = 0, steps = 0;
+    std::vector<double> from_poly(4), from_cvode;
+    std::string error;
+    while (integ.time() < 0.3) {
+        ASSERT_TRUE(integ.step(error)) << error;
+        ++steps;
+        const sim::StatePolynomial& p = integ.interpolant();
+        max_degree = std::max(max_degree, p.degree);
+        for (double f : {0.0, 0.25, 0.5, 0.75, 1.0}) {
+            const double t = p.t0 + f * (p.t1 - p.t0);
+            p.value(t, from_poly.data());
+            ASSERT_TRUE(integ.states_at(t, from_cvode));
+            for (std::size_t i = 0; i < 4; ++i)
+                EXPECT_NEAR(from_poly[i], from_cvode[i], 1e-13 * (1 + std::fabs(from_cvode[i]))) << "step " << steps;
+        }
+    }
+    EXPECT_TRUE(integ.reads_nordsieck());
+    EXPECT_GE(max_degree, 4);
+    EXPECT_GT(steps, 20);
 }
 
 TEST(Simulation, TautModeFromInconsistentValuesIsAClearFailure) {
