@@ -437,9 +437,52 @@ TEST(Simulation, FilterBlock1InitialAlgorithmKeepsYAtOne) {
     EXPECT_NEAR(r.final_values.at("der(x)"), 0.0, 1e-12);
 }
 
-// der(x) = 1, so x is time; sin(50 x) > 0.99999 holds only in windows of
-// width 2 acos(0.99999)/50 = 1.8e-4 s, once every 2 pi/50 = 0.126 s. Each
-// window is one event, in order, though the steps are far longer.
+// The narrow windows of the guard and assert tests below: der(x) = 1, so
+// x is time, and sin(50 x) > 0.99999 holds only in windows of width
+// 2 acos(0.99999)/50 = 1.8e-4 s, once every 2 pi/50 = 0.126 s, far
+// narrower than the integrator's steps.
+const double kWindowHalfWidth = std::acos(0.99999) / 50;
+double window_start(int k) { return (std::numbers::pi / 2 + 2 * std::numbers::pi * k) / 50 - kWindowHalfWidth; }
+
+// Each window up to t = 2 is one event, in order, n counting them, though
+// the steps are far longer.
+void expect_narrow_windows(const SimulationResult& r) {
+    ASSERT_EQ(r.stopped_because, StopReason::StopTime) << (r.messages.empty() ? "" : r.messages.front());
+    std::size_t count = 0;
+    while (window_start(static_cast<int>(count)) <= 2) ++count;
+    ASSERT_EQ(r.events.size(), count);
+    for (std::size_t k = 0; k < count; ++k) {
+        EXPECT_NEAR(r.events[k].time, window_start(static_cast<int>(k)), 1e-9) << "window " << k;
+        EXPECT_NEAR(r.events[k].after.at("n"), static_cast<double>(k + 1), 1e-12);
+    }
+    double longest = 0;
+    for (const SegmentRecord& s : r.segments) longest = std::max(longest, s.max_step);
+    EXPECT_GT(longest, 40 * kWindowHalfWidth) << "the steps should be much longer than the windows";
+}
+
+// An assert "... below its limit" that fails on the windows: the first
+// violation is found between steps and located at the first window's start.
+void expect_first_dip_located(const SimulationResult& r) {
+    ASSERT_EQ(r.stopped_because, StopReason::StopTime) << (r.messages.empty() ? "" : r.messages.front());
+    ASSERT_EQ(r.segments.size(), 1u);
+    const AssertRecord* a = find_assert(r.segments[0], "below its limit");
+    ASSERT_NE(a, nullptr);
+    EXPECT_TRUE(a->unsupported.empty()) << a->unsupported;
+    EXPECT_TRUE(a->violated);
+    EXPECT_NEAR(a->time, window_start(0), 1e-9);
+    EXPECT_LE(a->value, 0);
+    EXPECT_GT(a->value, -1e-9);
+    EXPECT_GT(r.segments[0].max_step, 40 * kWindowHalfWidth) << "the steps should be much longer than the windows";
+}
+
+void expect_no_dip(const SimulationResult& r) {
+    ASSERT_EQ(r.segments.size(), 1u);
+    const AssertRecord* a = find_assert(r.segments[0], "below its limit");
+    ASSERT_NE(a, nullptr);
+    EXPECT_FALSE(a->violated);
+}
+
+// A guard true only on the windows: each window is one event, in order.
 TEST(Simulation, NarrowGuardWindowsAreEachDetectedInOrder) {
     testing::FrontEnd fe(R"(
 model Windows
@@ -456,22 +499,7 @@ end Windows;)",
                          "structure");
     ASSERT_TRUE(fe.state.structure) << fe.diagnostics();
     SimulationResult r = simulate(fe.flat(), fe.modes(), *fe.state.structure, {}, supplied_restart(*fe.state.structure));
-    ASSERT_EQ(r.stopped_because, StopReason::StopTime) << (r.messages.empty() ? "" : r.messages.front());
-    const double delta = std::acos(0.99999);
-    std::vector<double> expected;
-    for (int k = 0;; ++k) {
-        const double tk = (std::numbers::pi / 2 - delta + 2 * std::numbers::pi * k) / 50;
-        if (tk > 2) break;
-        expected.push_back(tk);
-    }
-    ASSERT_EQ(r.events.size(), expected.size());
-    for (std::size_t k = 0; k < expected.size(); ++k) {
-        EXPECT_NEAR(r.events[k].time, expected[k], 1e-9) << "window " << k;
-        EXPECT_NEAR(r.events[k].after.at("n"), static_cast<double>(k + 1), 1e-12);
-    }
-    double longest = 0;
-    for (const SegmentRecord& s : r.segments) longest = std::max(longest, s.max_step);
-    EXPECT_GT(longest, 20 * 2 * delta / 50) << "the steps should be much longer than the windows";
+    expect_narrow_windows(r);
 }
 
 // The same narrow windows as the guard test, as an admissibility condition:
@@ -494,24 +522,9 @@ end Dip;)";
         EXPECT_TRUE(fe.state.structure) << fe.diagnostics();
         return simulate(fe.flat(), fe.modes(), *fe.state.structure, {}, supplied_restart(*fe.state.structure));
     };
-    SimulationResult r = run("0.99999");
-    ASSERT_EQ(r.stopped_because, StopReason::StopTime) << (r.messages.empty() ? "" : r.messages.front());
-    ASSERT_EQ(r.segments.size(), 1u);
-    const AssertRecord* a = find_assert(r.segments[0], "below its limit");
-    ASSERT_NE(a, nullptr);
-    const double delta = std::acos(0.99999);
-    const double first = (std::numbers::pi / 2 - delta) / 50;
-    EXPECT_TRUE(a->violated);
-    EXPECT_NEAR(a->time, first, 1e-9);
-    EXPECT_LE(a->value, 0);
-    EXPECT_GT(a->value, -1e-9);
-    EXPECT_GT(r.segments[0].max_step, 20 * 2 * delta / 50) << "the steps should be much longer than the windows";
+    expect_first_dip_located(run("0.99999"));
     // Near miss: the limit is never reached.
-    SimulationResult ok = run("1.00001");
-    ASSERT_EQ(ok.segments.size(), 1u);
-    const AssertRecord* b = find_assert(ok.segments[0], "below its limit");
-    ASSERT_NE(b, nullptr);
-    EXPECT_FALSE(b->violated);
+    expect_no_dip(run("1.00001"));
 }
 
 TEST(Simulation, ToleranceComparisonOfTwoRuns) {
@@ -703,22 +716,7 @@ end ImplicitWindows;)",
                          "structure");
     ASSERT_TRUE(fe.state.structure) << fe.diagnostics();
     SimulationResult r = simulate(fe.flat(), fe.modes(), *fe.state.structure, {}, supplied_restart(*fe.state.structure));
-    ASSERT_EQ(r.stopped_because, StopReason::StopTime) << (r.messages.empty() ? "" : r.messages.front());
-    const double delta = std::acos(0.99999);
-    std::vector<double> expected;
-    for (int k = 0;; ++k) {
-        const double tk = (std::numbers::pi / 2 - delta + 2 * std::numbers::pi * k) / 50;
-        if (tk > 2) break;
-        expected.push_back(tk);
-    }
-    ASSERT_EQ(r.events.size(), expected.size());
-    for (std::size_t k = 0; k < expected.size(); ++k) {
-        EXPECT_NEAR(r.events[k].time, expected[k], 1e-9) << "window " << k;
-        EXPECT_NEAR(r.events[k].after.at("n"), static_cast<double>(k + 1), 1e-12);
-    }
-    double longest = 0;
-    for (const SegmentRecord& s : r.segments) longest = std::max(longest, s.max_step);
-    EXPECT_GT(longest, 20 * 2 * delta / 50) << "the steps should be much longer than the windows";
+    expect_narrow_windows(r);
 }
 
 // The same windows as an admissibility condition on z: the first violation
@@ -741,23 +739,8 @@ end ImplicitDip;)",
         EXPECT_TRUE(fe.state.structure) << fe.diagnostics();
         return simulate(fe.flat(), fe.modes(), *fe.state.structure, {}, supplied_restart(*fe.state.structure));
     };
-    SimulationResult r = run(0.99999);
-    ASSERT_EQ(r.stopped_because, StopReason::StopTime) << (r.messages.empty() ? "" : r.messages.front());
-    ASSERT_EQ(r.segments.size(), 1u);
-    const AssertRecord* a = find_assert(r.segments[0], "below its limit");
-    ASSERT_NE(a, nullptr);
-    EXPECT_TRUE(a->unsupported.empty()) << a->unsupported;
-    const double delta = std::acos(0.99999);
-    EXPECT_TRUE(a->violated);
-    EXPECT_NEAR(a->time, (std::numbers::pi / 2 - delta) / 50, 1e-9);
-    EXPECT_LE(a->value, 0);
-    EXPECT_GT(a->value, -1e-9);
-    EXPECT_GT(r.segments[0].max_step, 20 * 2 * delta / 50) << "the steps should be much longer than the windows";
-    SimulationResult ok = run(1.00001);
-    ASSERT_EQ(ok.segments.size(), 1u);
-    const AssertRecord* b = find_assert(ok.segments[0], "below its limit");
-    ASSERT_NE(b, nullptr);
-    EXPECT_FALSE(b->violated);
+    expect_first_dip_located(run(0.99999));
+    expect_no_dip(run(1.00001));
 }
 
 // corpus/good/tank_level_switch.mo: the level h follows from the volume
