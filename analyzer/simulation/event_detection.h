@@ -2,9 +2,11 @@
 // stage; seed 002).
 //
 // After each internal step the integrator's interpolant over [t_prev, t_cur]
-// is a polynomial in t (CVODE's Nordsieck array: the Taylor coefficients
-// about t_cur are CVodeGetDky(t_cur, k)/k!, k = 0..q). A guard g(states,
-// time) composed with it is enclosed over a sub-interval T by interval
+// is a polynomial in t (CVODE's Nordsieck array z: the Taylor coefficients
+// about t_cur are z_k / h^k = CVodeGetDky(t_cur, k)/k!, k = 0..q; see
+// Integrator::interpolant). A guard g(states, time), or a function of
+// variables the mode defines implicitly (StateFunction), composed with it
+// is enclosed over a sub-interval T by interval
 // arithmetic: the polynomial is re-expanded about the midpoint of T (in
 // interval arithmetic) and summed term by term over the symmetric T - mid,
 // then the guard's tape is evaluated on the enclosures. Sub-intervals are
