@@ -807,6 +807,7 @@ SimulationResult SimulationDriver::run() {
         ev.to = to;
         ev.to_id = modes_.modes[static_cast<std::size_t>(to)].id;
         RestartRequest req{flat_, modes_, *transitions.front(), transitions, mode, to, t_e, ev.before};
+        add_discrete(req.discrete_after);
         RestartAnswer ans = restart_(req);
         ev.verdict = ans.verdict;
         ev.message = ans.message;
@@ -911,7 +912,10 @@ RestartFunction supplied_restart(const StructureResult& structures) {
                         at[s] = r.time;
                         continue;
                     }
-                    if (auto v = r.left_limits.find(name); v != r.left_limits.end()) at[s] = v->second;
+                    const auto after = m->role == SymbolTable::Meaning::Role::Variable ? r.discrete_after.find(name)
+                                                                                         : r.discrete_after.end();
+                    if (after != r.discrete_after.end()) at[s] = after->second;
+                    else if (auto v = r.left_limits.find(name); v != r.left_limits.end()) at[s] = v->second;
                 }
                 {
                     std::lock_guard<std::mutex> hold(cache->lock);

@@ -100,6 +100,11 @@ struct RestartRequest {
     int to = -1;                                 // the mode they lead to together
     double time = 0;
     const std::map<std::string, double>& left_limits;  // previous mode's states and solved variables
+    // The discrete variables the driver tracks (counters, sampled values),
+    // after the firing clauses' assignments: a reset that names one reads
+    // this value (the clause's own assignment, as in Modelica), pre(v) the
+    // left limit.
+    std::map<std::string, double> discrete_after = {};
 };
 
 struct RestartAnswer {
@@ -115,7 +120,9 @@ struct RestartAnswer {
 using RestartFunction = std::function<RestartAnswer(const RestartRequest&)>;
 
 // Reinit resets evaluated at the left limits (pre(v) and v both mean the
-// left limit), every other state carried over, the new mode's remaining
+// left limit, except that a tracked discrete variable named plainly has the
+// value its clause just assigned: RestartRequest::discrete_after), every
+// other state carried over, the new mode's remaining
 // states solved from its consistency conditions (continuous_restart). When
 // the carried values violate them the answer is "undetermined": the restart
 // must be derived (mode-change array and Procedure 1).

@@ -360,6 +360,48 @@ TEST(Simulation, ImpactCounterIsTrackedAcrossEvents) {
     EXPECT_EQ(r.final_values.at("bounces"), static_cast<double>(expected.size()));
 }
 
+// A reset that reads a discrete variable its own clause assigns sees the new
+// value (the clause's statements in order; pre(k) is the left limit): after
+// the k-th arrival at x = 1 the speed is k + 1, so the arrivals are at
+// t_k = 1 + 1/2 + ... + 1/k, and n (reading pre(k)) lags k by one.
+TEST(Simulation, ResetReadsTheDiscreteValueItsClauseAssigns) {
+    testing::FrontEnd fe(R"(
+model Kicks
+  Real x(start = 0, fixed = true);
+  Real v(start = 1, fixed = true);
+  Real n(start = 0, fixed = true);
+  Integer k(start = 0);
+equation
+  der(x) = v;
+  der(v) = 0;
+  der(n) = 0;
+algorithm
+  when x >= 1 then
+    k := pre(k) + 1;
+    reinit(x, 0);
+    reinit(v, k + 1);
+    reinit(n, pre(k));
+  end when;
+  annotation(experiment(StopTime = 2.5));
+end Kicks;)",
+                         "structure");
+    ASSERT_TRUE(fe.state.structure) << fe.diagnostics();
+    SimulationResult r = simulate(fe.flat(), fe.modes(), *fe.state.structure, {}, supplied_restart(*fe.state.structure));
+    ASSERT_EQ(r.stopped_because, StopReason::StopTime) << (r.messages.empty() ? "" : r.messages.front());
+    double t = 0;
+    std::size_t k = 0;
+    for (; t + 1.0 / static_cast<double>(k + 1) <= 2.5; ++k) t += 1.0 / static_cast<double>(k + 1);
+    ASSERT_EQ(r.events.size(), k);  // 1, 1.5, 1.8333, 2.0833
+    t = 0;
+    for (std::size_t e = 0; e < k; ++e) {
+        t += 1.0 / static_cast<double>(e + 1);
+        EXPECT_NEAR(r.events[e].time, t, 1e-9) << e;
+        EXPECT_EQ(r.events[e].after.at("k"), static_cast<double>(e + 1));
+        EXPECT_NEAR(r.events[e].after.at("v"), static_cast<double>(e + 2), 1e-12);
+        EXPECT_NEAR(r.events[e].after.at("n"), static_cast<double>(e), 1e-12);
+    }
+}
+
 // sample(0, T): time events at 0, T, 2T, ... (the one at the start time
 // too), the held output u_k = 1 - x_k and x_{k+1} = u_k + (x_k - u_k) e^-T.
 TEST(Simulation, SampledControllerHoldsItsOutputBetweenSamples) {
