@@ -159,8 +159,9 @@ CrossingResult first_upward_crossing(const StatePolynomial& p, const StateFuncti
             res.exhausted = true;
             break;
         }
-        FastInterval v = g.over(lo, hi, true)[0];
-        if (unknown(v) || !(v.upper() < -options.zero_tolerance || (v.lower() > 0 && !res.armed))) {
+        const bool quick = !guard.costly();
+        FastInterval v = g.over(lo, hi, quick)[0];
+        if (quick && (unknown(v) || !(v.upper() < -options.zero_tolerance || (v.lower() > 0 && !res.armed)))) {
             ++res.enclosures;
             v = g.over(lo, hi)[0];  // the quick enclosure does not decide: the tight one
         }
@@ -229,8 +230,9 @@ ViolationResult first_violation(const StatePolynomial& p, const StateFunction& m
             res.exhausted = true;
             break;
         }
-        Truth truth = condition.over(g.over(lo, hi, true));
-        if (truth == Truth::Unknown) {
+        const bool quick = !margins.costly();
+        Truth truth = condition.over(g.over(lo, hi, quick));
+        if (quick && truth == Truth::Unknown) {
             ++res.enclosures;
             truth = condition.over(g.over(lo, hi));
         }

@@ -80,6 +80,10 @@ public:
     // bounds where the box is too wide to enclose them (the searches then
     // bisect further).
     virtual void over(const FastInterval* xt, FastInterval* out) const = 0;
+    // True when an enclosure costs far more than enclosing the states: the
+    // searches then skip the cheap, wide enclosure of the states (a wider
+    // box would only cost a second enclosure when it does not decide).
+    virtual bool costly() const { return false; }
 };
 
 class TapeFunction final : public StateFunction {

@@ -441,6 +441,7 @@ void ModeSystem::set_parameters(const std::vector<double>& values) {
         set(a.state_tape);
     }
     constant_lu_ready_ = false;
+    k_last_box_.clear();  // the enclosures depend on the parameters
 }
 
 bool ModeSystem::solve_leading(double t, const double* x, double* y) const {
@@ -639,12 +640,15 @@ double ModeSystem::guard_value(std::size_t g, double t, const double* x) const {
 
 ModeSystem::~ModeSystem() = default;
 
-void ModeSystem::set_leading_guess(const double* y) const { std::copy(y, y + leading_.size(), guess_.begin()); }
+void ModeSystem::set_leading_guess(const double* y) const {
+    std::copy(y, y + leading_.size(), guess_.begin());
+    k_last_box_.clear();  // the enclosure followed the branch of the old guess
+}
 
 bool ModeSystem::solve_leading_from_guess(double t, const double* x, double* y) const {
     std::copy(guess_.begin(), guess_.end(), y);
     if (!solve_leading(t, x, y)) return false;
-    set_leading_guess(y);
+    std::copy(y, y + leading_.size(), guess_.begin());
     return true;
 }
 

@@ -158,7 +158,8 @@ public:
     bool enclose_leading(const FastInterval* xt, FastInterval* y) const;
     // The warm start of the leading variables for the guards and asserts
     // that use them (ImplicitFunction): the solution at the restart, kept up
-    // to date by every solve.
+    // to date by every solve. Setting it selects the branch followed (and
+    // forgets the last enclosure).
     void set_leading_guess(const double* y) const;
     // Solves F_DOWN from that warm start (updating it on success).
     bool solve_leading_from_guess(double t, const double* x, double* y) const;
@@ -221,6 +222,11 @@ private:
     // scratch space.
     mutable std::vector<double> guess_, k_mid_, k_y_, k_c_;
     mutable std::vector<FastInterval> k_in_, k_out_, k_r_, k_box_, k_next_, k_jac_;
+    // The last box enclose_leading succeeded on and its enclosure (the
+    // guards and asserts of a step start from the same box); cleared by
+    // set_parameters.
+    mutable std::vector<double> k_last_box_;
+    mutable std::vector<FastInterval> k_last_y_;
 };
 
 // A tape over (states..., leading..., time) seen as a function of the states
@@ -233,6 +239,7 @@ public:
     std::size_t output_count() const override { return tape_.output_count(); }
     void at(const double* xt, double* out) const override;
     void over(const FastInterval* xt, FastInterval* out) const override;
+    bool costly() const override { return true; }  // an interval Newton step per enclosure
 
 private:
     const ModeSystem& sys_;
