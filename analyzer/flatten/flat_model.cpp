@@ -74,7 +74,7 @@ std::optional<GiNaC::symbol> SymbolTable::find_pre(int v) const {
 }
 
 std::optional<SymbolTable::Meaning> SymbolTable::meaning(const GiNaC::symbol& s) const {
-    if (s == time_) return Meaning{Meaning::Role::Time, -1, 0};
+    if (s.is_equal(time_)) return Meaning{Meaning::Role::Time, -1, 0};  // not ==, which builds a relational
     auto it = by_name_.find(s.get_name());
     if (it == by_name_.end()) return std::nullopt;
     // Names are unique per model (flat names cannot contain '(').
