@@ -62,9 +62,63 @@ std::unique_ptr<Model> load(const std::string& path) {
 struct HandResult {
     std::vector<double> events;
     long steps = 0;
+    std::vector<double> final_state;
 };
 
 // ---- hand-coded on CVODE ------------------------------------------------------
+
+// One hand-coded run, the way a modeller would write it: CVODE BDF with the
+// dense solver, one root function in one direction (CVODE's own root
+// finding), from y0 at t = 0 to `stop`; at each root `event` changes the
+// state and the model's data and says whether root finding stays on, and
+// CVODE restarts from there.
+HandResult hand_run(const char* name, std::vector<double> y0, CVRhsFn rhs, CVRootFn root, int direction, void* user,
+                    double stop, const std::function<bool(N_Vector)>& event) {
+    HandResult r;
+    const auto n = static_cast<sunindextype>(y0.size());
+    SUNContext ctx = nullptr;
+    SUNContext_Create(nullptr, &ctx);
+    N_Vector y = N_VNew_Serial(n, ctx);
+    for (sunindextype i = 0; i < n; ++i) NV_Ith_S(y, i) = y0[static_cast<std::size_t>(i)];
+    void* mem = CVodeCreate(CV_BDF, ctx);
+    CVodeInit(mem, rhs, 0, y);
+    CVodeSetUserData(mem, user);
+    CVodeSStolerances(mem, kRtol, kAtol);
+    SUNMatrix A = SUNDenseMatrix(n, n, ctx);
+    SUNLinearSolver LS = SUNLinSol_Dense(y, A, ctx);
+    CVodeSetLinearSolver(mem, LS, A);
+    CVodeRootInit(mem, 1, root);
+    CVodeSetRootDirection(mem, &direction);
+    CVodeSetStopTime(mem, stop);
+    realtype t = 0;
+    bool roots = true;
+    while (t < stop) {
+        const int flag = CVode(mem, stop, y, &t, CV_NORMAL);
+        if (flag < 0) throw std::runtime_error(fmt::format("hand-coded {}: CVODE failed", name));
+        if (flag == CV_ROOT_RETURN && roots) {
+            r.events.push_back(t);
+            if (!event(y)) {
+                CVodeRootInit(mem, 0, nullptr);
+                roots = false;
+            }
+            long steps = 0;
+            CVodeGetNumSteps(mem, &steps);  // CVodeReInit resets the count
+            r.steps += steps;
+            CVodeReInit(mem, t, y);
+            if (r.events.size() > 1000) break;
+        }
+    }
+    long steps = 0;
+    CVodeGetNumSteps(mem, &steps);
+    r.steps += steps;
+    r.final_state.assign(N_VGetArrayPointer(y), N_VGetArrayPointer(y) + n);
+    CVodeFree(&mem);
+    SUNLinSolFree(LS);
+    SUNMatDestroy(A);
+    N_VDestroy(y);
+    SUNContext_Free(&ctx);
+    return r;
+}
 
 struct Ball {
     double g = 9.81, c = 0.9;
@@ -82,47 +136,11 @@ int ball_root(realtype, N_Vector y, realtype* gout, void*) {
 }
 
 HandResult hand_ball(double stop) {
-    HandResult r;
     Ball b;
-    SUNContext ctx = nullptr;
-    SUNContext_Create(nullptr, &ctx);
-    N_Vector y = N_VNew_Serial(2, ctx);
-    NV_Ith_S(y, 0) = 1;
-    NV_Ith_S(y, 1) = 10;
-    void* mem = CVodeCreate(CV_BDF, ctx);
-    CVodeInit(mem, ball_rhs, 0, y);
-    CVodeSetUserData(mem, &b);
-    CVodeSStolerances(mem, kRtol, kAtol);
-    SUNMatrix A = SUNDenseMatrix(2, 2, ctx);
-    SUNLinearSolver LS = SUNLinSol_Dense(y, A, ctx);
-    CVodeSetLinearSolver(mem, LS, A);
-    CVodeRootInit(mem, 1, ball_root);
-    int dir = -1;
-    CVodeSetRootDirection(mem, &dir);
-    CVodeSetStopTime(mem, stop);
-    realtype t = 0;
-    while (t < stop) {
-        const int flag = CVode(mem, stop, y, &t, CV_NORMAL);
-        if (flag < 0) throw std::runtime_error("hand-coded ball: CVODE failed");
-        if (flag == CV_ROOT_RETURN) {
-            r.events.push_back(t);
-            NV_Ith_S(y, 1) = -b.c * NV_Ith_S(y, 1);
-            long steps = 0;
-            CVodeGetNumSteps(mem, &steps);  // CVodeReInit resets the count
-            r.steps += steps;
-            CVodeReInit(mem, t, y);
-            if (r.events.size() > 1000) break;
-        }
-    }
-    long steps = 0;
-    CVodeGetNumSteps(mem, &steps);
-    r.steps += steps;
-    CVodeFree(&mem);
-    SUNLinSolFree(LS);
-    SUNMatDestroy(A);
-    N_VDestroy(y);
-    SUNContext_Free(&ctx);
-    return r;
+    return hand_run("ball", {1, 10}, ball_rhs, ball_root, -1, &b, stop, [&](N_Vector y) {
+        NV_Ith_S(y, 1) = -b.c * NV_Ith_S(y, 1);
+        return true;
+    });
 }
 
 struct Rope {
@@ -147,55 +165,18 @@ int rope_root(realtype, N_Vector yv, realtype* gout, void* user) {
     return 0;
 }
 
-HandResult hand_rope(double stop, double& theta_end) {
-    HandResult r;
+// The capture (inelastic restart onto the circle), then taut motion with
+// root finding off.
+HandResult hand_rope(double stop) {
     Rope p;
-    SUNContext ctx = nullptr;
-    SUNContext_Create(nullptr, &ctx);
-    N_Vector y = N_VNew_Serial(4, ctx);
-    NV_Ith_S(y, 0) = 0.4;
-    NV_Ith_S(y, 1) = -0.74905;
-    NV_Ith_S(y, 2) = 2;
-    NV_Ith_S(y, 3) = -0.019;
-    void* mem = CVodeCreate(CV_BDF, ctx);
-    CVodeInit(mem, rope_rhs, 0, y);
-    CVodeSetUserData(mem, &p);
-    CVodeSStolerances(mem, kRtol, kAtol);
-    SUNMatrix A = SUNDenseMatrix(4, 4, ctx);
-    SUNLinearSolver LS = SUNLinSol_Dense(y, A, ctx);
-    CVodeSetLinearSolver(mem, LS, A);
-    CVodeRootInit(mem, 1, rope_root);
-    int dir = 1;
-    CVodeSetRootDirection(mem, &dir);
-    CVodeSetStopTime(mem, stop);
-    realtype t = 0;
-    while (t < stop) {
-        const int flag = CVode(mem, stop, y, &t, CV_NORMAL);
-        if (flag < 0) throw std::runtime_error("hand-coded rope: CVODE failed");
-        if (flag == CV_ROOT_RETURN && !p.taut) {
-            r.events.push_back(t);
-            const double x = NV_Ith_S(y, 0), yy = NV_Ith_S(y, 1);
-            const double a = (x * NV_Ith_S(y, 2) + yy * NV_Ith_S(y, 3)) / (p.L * p.L);
-            NV_Ith_S(y, 2) -= a * x;
-            NV_Ith_S(y, 3) -= a * yy;
-            p.taut = true;
-            CVodeRootInit(mem, 0, nullptr);
-            long steps = 0;
-            CVodeGetNumSteps(mem, &steps);  // CVodeReInit resets the count
-            r.steps += steps;
-            CVodeReInit(mem, t, y);
-        }
-    }
-    theta_end = std::atan2(NV_Ith_S(y, 0), -NV_Ith_S(y, 1));
-    long steps = 0;
-    CVodeGetNumSteps(mem, &steps);
-    r.steps += steps;
-    CVodeFree(&mem);
-    SUNLinSolFree(LS);
-    SUNMatDestroy(A);
-    N_VDestroy(y);
-    SUNContext_Free(&ctx);
-    return r;
+    return hand_run("rope", {0.4, -0.74905, 2, -0.019}, rope_rhs, rope_root, 1, &p, stop, [&](N_Vector y) {
+        const double x = NV_Ith_S(y, 0), yy = NV_Ith_S(y, 1);
+        const double a = (x * NV_Ith_S(y, 2) + yy * NV_Ith_S(y, 3)) / (p.L * p.L);
+        NV_Ith_S(y, 2) -= a * x;
+        NV_Ith_S(y, 3) -= a * yy;
+        p.taut = true;
+        return false;
+    });
 }
 
 struct Tank {
@@ -225,47 +206,13 @@ int tank_root(realtype, N_Vector yv, realtype* gout, void* user) {
     return 0;
 }
 
+// The valve switches at each root; the root function follows the mode.
 HandResult hand_tank(double stop) {
-    HandResult r;
     Tank p;
-    SUNContext ctx = nullptr;
-    SUNContext_Create(nullptr, &ctx);
-    N_Vector y = N_VNew_Serial(1, ctx);
-    NV_Ith_S(y, 0) = 0.1;
-    void* mem = CVodeCreate(CV_BDF, ctx);
-    CVodeInit(mem, tank_rhs, 0, y);
-    CVodeSetUserData(mem, &p);
-    CVodeSStolerances(mem, kRtol, kAtol);
-    SUNMatrix A = SUNDenseMatrix(1, 1, ctx);
-    SUNLinearSolver LS = SUNLinSol_Dense(y, A, ctx);
-    CVodeSetLinearSolver(mem, LS, A);
-    CVodeRootInit(mem, 1, tank_root);
-    int dir = 1;
-    CVodeSetRootDirection(mem, &dir);
-    CVodeSetStopTime(mem, stop);
-    realtype t = 0;
-    while (t < stop) {
-        const int flag = CVode(mem, stop, y, &t, CV_NORMAL);
-        if (flag < 0) throw std::runtime_error("hand-coded tank: CVODE failed");
-        if (flag == CV_ROOT_RETURN) {
-            r.events.push_back(t);
-            p.filling = !p.filling;
-            long steps = 0;
-            CVodeGetNumSteps(mem, &steps);  // CVodeReInit resets the count
-            r.steps += steps;
-            CVodeReInit(mem, t, y);
-            if (r.events.size() > 1000) break;
-        }
-    }
-    long steps = 0;
-    CVodeGetNumSteps(mem, &steps);
-    r.steps += steps;
-    CVodeFree(&mem);
-    SUNLinSolFree(LS);
-    SUNMatDestroy(A);
-    N_VDestroy(y);
-    SUNContext_Free(&ctx);
-    return r;
+    return hand_run("tank", {0.1}, tank_rhs, tank_root, 1, &p, stop, [&](N_Vector) {
+        p.filling = !p.filling;
+        return true;
+    });
 }
 
 // ---- the driver ----------------------------------------------------------------
@@ -303,10 +250,27 @@ long steps_of(const SimulationResult& r) {
     return s;
 }
 
-// t_ours: a run with the modes already compiled (CompiledModes reused, as
-// the pipeline's sensitivity rerun does); t_first: a run that compiles them.
-bool compare(const char* name, const SimulationResult& ours, const HandResult& hand, double t_ours, double t_first,
-             double t_hand) {
+// Times one corpus model against its hand-coded run: t_ours with the modes
+// already compiled (CompiledModes reused, as the pipeline's sensitivity
+// rerun does), t_first a run that compiles them, t_hand the hand-coded
+// run; prints the comparison and returns whether the events agree. `ours`
+// receives the driver's result.
+bool bench_model(const char* label, const std::string& path, double stop, int repeat,
+                 const std::function<RestartFunction(const StructureResult&)>& restart,
+                 const std::function<HandResult()>& hand_coded, SimulationResult& ours, HandResult& hand) {
+    auto m = load(path);
+    SimulationOptions o;
+    o.rtol = kRtol;
+    o.atol = kAtol;
+    o.stop_time = stop;
+    const RestartFunction r = restart(*m->state.structure);
+    const FlatModel& flat = *m->state.flat;
+    const ModeSet& modes = *m->state.modes;
+    const StructureResult& st = *m->state.structure;
+    const double t_first = seconds([&] { ours = simulate(flat, modes, st, o, r); }, repeat);
+    CompiledModes compiled;
+    const double t_ours = seconds([&] { ours = simulate(flat, modes, st, o, r, &compiled); }, repeat);
+    const double t_hand = seconds([&] { hand = hand_coded(); }, repeat);
     bool ok = ours.events.size() == hand.events.size();
     double worst = 0;
     for (std::size_t k = 0; ok && k < hand.events.size(); ++k)
@@ -315,7 +279,7 @@ bool compare(const char* name, const SimulationResult& ours, const HandResult& h
     fmt::print("{}: driver {} events, {} steps, {:.3g} ms per run ({:.3g} ms compiling the modes too); hand-coded CVODE "
                "{} events, {} steps, {:.3g} ms per run; time ratio driver/hand {:.2f} ({:.2f} with compilation); max "
                "event-time difference {:.2e}{}\n",
-               name, ours.events.size(), steps_of(ours), 1e3 * t_ours, 1e3 * t_first, hand.events.size(), hand.steps,
+               label, ours.events.size(), steps_of(ours), 1e3 * t_ours, 1e3 * t_first, hand.events.size(), hand.steps,
                1e3 * t_hand, t_ours / t_hand, t_first / t_hand, worst, ok ? "" : "  MISMATCH");
     return ok;
 }
@@ -330,72 +294,26 @@ int main(int argc, char** argv) {
     const std::string corpus = std::string(MODEAUDIT_SOURCE_DIR) + "/corpus/good/";
     bool ok = true;
     try {
-        if (only.empty() || only == "ball") {
-            auto ball = load(corpus + "bouncing_ball.mo");
-            SimulationOptions o;
-            o.rtol = kRtol;
-            o.atol = kAtol;
-            o.stop_time = 20;
-            const RestartFunction reinit = supplied_restart(*ball->state.structure);
-            SimulationResult ours;
-            const double t_first = seconds(
-                [&] { ours = simulate(*ball->state.flat, *ball->state.modes, *ball->state.structure, o, reinit); }, repeat);
-            CompiledModes ball_modes;
-            const double t_ours = seconds(
-                [&] {
-                    ours = simulate(*ball->state.flat, *ball->state.modes, *ball->state.structure, o, reinit, &ball_modes);
-                },
-                repeat);
-            HandResult hand;
-            const double t_hand = seconds([&] { hand = hand_ball(20); }, repeat);
-            ok = compare("bouncing ball to t = 20", ours, hand, t_ours, t_first, t_hand) && ok;
+        SimulationResult ours;
+        HandResult hand;
+        if (only.empty() || only == "ball")
+            ok = bench_model("bouncing ball to t = 20", corpus + "bouncing_ball.mo", 20, repeat, supplied_restart,
+                             [] { return hand_ball(20); }, ours, hand) &&
+                 ok;
+        if (only.empty() || only == "tank")
+            ok = bench_model("tank with an implicit level to t = 10", corpus + "tank_level_switch.mo", 10, repeat,
+                             supplied_restart, [] { return hand_tank(10); }, ours, hand) &&
+                 ok;
+        if (only.empty() || only == "rope") {
+            ok = bench_model("ball on a rope to t = 0.2", corpus + "cup_and_ball.mo", 0.2, repeat,
+                             [](const StructureResult&) { return rope_capture(); }, [] { return hand_rope(0.2); },
+                             ours, hand) &&
+                 ok;
+            const double theta_ours = std::atan2(ours.final_values.at("x"), -ours.final_values.at("y"));
+            const double theta_hand = std::atan2(hand.final_state.at(0), -hand.final_state.at(1));
+            fmt::print("ball on a rope: theta(0.2) driver {:.12f}, hand-coded {:.12f}, seed 0.712977020833\n",
+                       theta_ours, theta_hand);
         }
-        if (only.empty() || only == "tank") {
-            auto tank = load(corpus + "tank_level_switch.mo");
-            SimulationOptions o;
-            o.rtol = kRtol;
-            o.atol = kAtol;
-            o.stop_time = 10;
-            const RestartFunction carry = supplied_restart(*tank->state.structure);
-            SimulationResult ours;
-            const double t_first = seconds(
-                [&] { ours = simulate(*tank->state.flat, *tank->state.modes, *tank->state.structure, o, carry); }, repeat);
-            CompiledModes tank_modes;
-            const double t_ours = seconds(
-                [&] {
-                    ours = simulate(*tank->state.flat, *tank->state.modes, *tank->state.structure, o, carry, &tank_modes);
-                },
-                repeat);
-            HandResult hand;
-            const double t_hand = seconds([&] { hand = hand_tank(10); }, repeat);
-            ok = compare("tank with an implicit level to t = 10", ours, hand, t_ours, t_first, t_hand) && ok;
-        }
-        if (!only.empty() && only != "rope") return ok ? 0 : 1;
-        SimulationOptions o;
-        o.rtol = kRtol;
-        o.atol = kAtol;
-
-        auto rope = load(corpus + "cup_and_ball.mo");
-        o.stop_time = 0.2;
-        const RestartFunction capture = rope_capture();
-        SimulationResult ours_rope;
-        const double t_first_rope = seconds(
-            [&] { ours_rope = simulate(*rope->state.flat, *rope->state.modes, *rope->state.structure, o, capture); },
-            repeat);
-        CompiledModes rope_modes;
-        const double t_ours_rope = seconds(
-            [&] {
-                ours_rope =
-                    simulate(*rope->state.flat, *rope->state.modes, *rope->state.structure, o, capture, &rope_modes);
-            },
-            repeat);
-        HandResult hand_r;
-        double theta_hand = 0;
-        const double t_hand_rope = seconds([&] { hand_r = hand_rope(0.2, theta_hand); }, repeat);
-        ok = compare("ball on a rope to t = 0.2", ours_rope, hand_r, t_ours_rope, t_first_rope, t_hand_rope) && ok;
-        const double theta_ours = std::atan2(ours_rope.final_values.at("x"), -ours_rope.final_values.at("y"));
-        fmt::print("ball on a rope: theta(0.2) driver {:.12f}, hand-coded {:.12f}, seed 0.712977020833\n", theta_ours,
-                   theta_hand);
     } catch (const std::exception& e) {
         fmt::print(stderr, "simulation bench: {}\n", e.what());
         return 1;
