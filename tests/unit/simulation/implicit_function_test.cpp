@@ -19,12 +19,17 @@ struct Implicit {
     std::unique_ptr<sim::ModeSystem> sys;
 };
 
-Implicit compile(const std::string& text) {
+Implicit compiled(std::unique_ptr<testing::FrontEnd> fe) {
     Implicit m;
-    m.fe = std::make_unique<testing::FrontEnd>(text, "structure");
+    m.fe = std::move(fe);
     EXPECT_TRUE(m.fe->state.structure) << m.fe->diagnostics();
     m.sys = std::make_unique<sim::ModeSystem>(m.fe->flat(), m.fe->modes(), 0, m.fe->state.structure->modes.at(0));
     return m;
+}
+Implicit compile(const std::string& text) { return compiled(std::make_unique<testing::FrontEnd>(text, "structure")); }
+Implicit load(const std::string& corpus_model) {
+    return compiled(
+        testing::FrontEnd::from_file(std::string(MODEAUDIT_SOURCE_DIR) + "/corpus/good/" + corpus_model, "structure"));
 }
 
 std::size_t leading_index(const sim::ModeSystem& sys, const std::string& name) {
@@ -115,17 +120,7 @@ end Fold;)");
 }
 
 TEST(ImplicitFunction, ImplicitGuardIsEvaluatedAtPointsAndOverBoxes) {
-    Implicit m = compile(R"(
-model Implicit
-  Real x(start = 0, fixed = true);
-  Real z(start = 0);
-equation
-  der(x) = 1;
-  z^3 + z = x;
-  when z > 0.5 then
-    reinit(x, 0);
-  end when;
-end Implicit;)");
+    Implicit m = load("implicit_sawtooth.mo");
     const sim::ModeSystem& sys = *m.sys;
     ASSERT_EQ(sys.guards().size(), 1u);
     EXPECT_TRUE(sys.guards()[0].implicit);

@@ -698,25 +698,13 @@ end Touch;)";
     EXPECT_NEAR(cross.events[0].time, 0.5 - 1e-3, 1e-9);
 }
 
-// z is defined implicitly by z^3 + z = x (F_DOWN nonlinear in z), x = time
-// between resets: z = 0.5 at x = 0.625, so the guard fires every 0.625 s
-// and the reset starts the next rise.
+// corpus/good/implicit_sawtooth.mo: z is defined implicitly by
+// z^3 + z = x (F_DOWN nonlinear in z), x = time between resets: z = 0.5 at
+// x = 0.625, so the guard fires every 0.625 s and the reset starts the next
+// rise.
 TEST(Simulation, GuardOnAnImplicitlyDefinedVariableFiresWhereItCrosses) {
-    testing::FrontEnd fe(R"(
-model Implicit
-  Real x(start = 0, fixed = true);
-  Real z(start = 0);
-equation
-  der(x) = 1;
-  z^3 + z = x;
-  when z > 0.5 then
-    reinit(x, 0);
-  end when;
-  annotation(experiment(StopTime = 2));
-end Implicit;)",
-                         "structure");
-    ASSERT_TRUE(fe.state.structure) << fe.diagnostics();
-    SimulationResult r = simulate(fe.flat(), fe.modes(), *fe.state.structure, {}, supplied_restart(*fe.state.structure));
+    auto fe = corpus("implicit_sawtooth.mo");
+    SimulationResult r = simulate(fe->flat(), fe->modes(), *fe->state.structure, {}, supplied_restart(*fe->state.structure));
     ASSERT_EQ(r.stopped_because, StopReason::StopTime) << (r.messages.empty() ? "" : r.messages.front());
     ASSERT_EQ(r.events.size(), 3u);
     for (std::size_t k = 0; k < 3; ++k) {
