@@ -62,9 +62,10 @@ namespace {
 bool unknown(const FastInterval& g) { return std::isnan(g.lower()) || std::isnan(g.upper()); }
 
 // A function of the states and time composed with the interpolant, at
-// points (round-to-nearest) and over sub-intervals (upward rounding). The rounding
-// mode is switched once for a run of enclosures, not per enclosure: the
-// scope is opened by the first enclosure and closed before a point value.
+// points (round-to-nearest) and over sub-intervals (upward rounding). The
+// rounding mode is switched once for a run of enclosures, not per
+// enclosure: the scope is opened by the first enclosure and closed before a
+// point value.
 class OnPolynomial {
 public:
     OnPolynomial(const StatePolynomial& p, const StateFunction& f, SearchWork& w) : p_(p), f_(f), w_(w) {
@@ -148,6 +149,7 @@ CrossingResult first_upward_crossing(const StatePolynomial& p, const StateFuncti
     CrossingResult res;
     res.armed = armed;
     OnPolynomial g(p, guard, work);
+    const bool quick = !guard.costly();  // the cheap state enclosure first
     const double tol = options.time_tolerance * std::max({1.0, std::fabs(a), std::fabs(b)});
     auto& stack = work.stack;
     stack.clear();
@@ -159,7 +161,6 @@ CrossingResult first_upward_crossing(const StatePolynomial& p, const StateFuncti
             res.exhausted = true;
             break;
         }
-        const bool quick = !guard.costly();
         FastInterval v = g.over(lo, hi, quick)[0];
         if (quick && (unknown(v) || !(v.upper() < -options.zero_tolerance || (v.lower() > 0 && !res.armed)))) {
             ++res.enclosures;
@@ -206,6 +207,7 @@ ViolationResult first_violation(const StatePolynomial& p, const StateFunction& m
                                 double a, double b, const CrossingOptions& options, SearchWork& work) {
     ViolationResult res;
     OnPolynomial g(p, margins, work);
+    const bool quick = !margins.costly();  // the cheap state enclosure first
     const double tol = options.time_tolerance * std::max({1.0, std::fabs(a), std::fabs(b)});
     // Holds at `ok`, fails at `bad`: bisection on points down to adjacent
     // doubles; returns the failing end.
@@ -230,7 +232,6 @@ ViolationResult first_violation(const StatePolynomial& p, const StateFunction& m
             res.exhausted = true;
             break;
         }
-        const bool quick = !margins.costly();
         Truth truth = condition.over(g.over(lo, hi, quick));
         if (quick && truth == Truth::Unknown) {
             ++res.enclosures;

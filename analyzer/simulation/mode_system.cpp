@@ -633,8 +633,9 @@ double ModeSystem::guard_value(std::size_t g, double t, const double* x) const {
     std::vector<double>& in = up_in_;  // states, time
     std::copy(x, x + states_.size(), in.begin());
     in[states_.size()] = t;
+    if (!guard_functions_.at(g)) return std::nan("");  // unsupported (Guard::unsupported says why)
     double v = 0;
-    guard_function(g).at(in.data(), &v);
+    guard_functions_[g]->at(in.data(), &v);
     return v;
 }
 
@@ -651,7 +652,6 @@ bool ModeSystem::solve_leading_from_guess(double t, const double* x, double* y) 
     std::copy(y, y + leading_.size(), guess_.begin());
     return true;
 }
-
 
 namespace {
 

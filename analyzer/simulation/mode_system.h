@@ -166,8 +166,9 @@ public:
 
     const std::vector<Guard>& guards() const { return guards_; }
     // Guard g as a function of the states and time (a TapeFunction, or an
-    // ImplicitFunction for an implicit guard).
+    // ImplicitFunction for an implicit guard); not for an unsupported guard.
     const StateFunction& guard_function(std::size_t g) const { return *guard_functions_.at(g); }
+    // NaN for an unsupported guard.
     double guard_value(std::size_t g, double t, const double* x) const;
     const std::vector<AssertCheck>& asserts() const { return asserts_; }
     // Evaluates assert k: true when it holds; `margin` receives lhs - rhs of
