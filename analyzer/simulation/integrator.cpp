@@ -244,6 +244,7 @@ bool Integrator::states_at(double t, std::vector<double>& x) const {
 
 int Integrator::rhs(double t, const double* x, double* xdot) {
     ++stats_.rhs_evaluations;
+    if (sys_.explicit_state_derivative(t, x, xdot)) return 0;
     std::vector<double>& y = trial_;
     std::copy(lead_.begin(), lead_.end(), y.begin());
     if (!sys_.solve_leading(t, x, y.data())) {

@@ -378,12 +378,24 @@ ModeSystem::ModeSystem(const FlatModel& flat, const ModeSet& modes, int mode_ind
     if (affine_ && !constant_ && leading_.size() <= 12) {
         const GiNaC::exmap& sol = solve_symbolically();
         if (sol.size() == leading_.size()) {
-            std::vector<ex> outputs;
-            for (const GiNaC::symbol& s : leading_) outputs.push_back(sol.at(s));
+            // The leading variables the state derivatives are (the rope's
+            // der(vx), der(vy)) in the first group, so that the right-hand
+            // side runs only the instructions they need; the others
+            // (lambda, declared quantities such as an energy) after.
+            std::vector<ex> needed, others;
+            std::vector<std::size_t> order_needed, order_others;
+            for (std::size_t j = 0; j < leading_.size(); ++j) {
+                const bool used = std::any_of(derivative_.begin(), derivative_.end(),
+                                              [&](const Slot& d) { return !d.is_state && d.index == j; });
+                (used ? needed : others).push_back(sol.at(leading_[j]));
+                (used ? order_needed : order_others).push_back(j);
+            }
+            explicit_order_ = order_needed;
+            explicit_order_.insert(explicit_order_.end(), order_others.begin(), order_others.end());
             std::vector<GiNaC::symbol> inputs = states_;
             inputs.push_back(flat.symbols.time());
             try {
-                Tape t(inputs, parameters_, {outputs});
+                Tape t(inputs, parameters_, {needed, others});
                 if (t.instruction_count() <= 4 * down_.instruction_count() + 64) {
                     explicit_ = std::move(t);
                     explicit_ready_ = true;
@@ -453,7 +465,7 @@ bool ModeSystem::solve_leading(double t, const double* x, double* y) const {
         bool finite = true;
         for (std::size_t i = 0; i < m; ++i) finite = finite && std::isfinite(explicit_out_[i]);
         if (finite) {
-            std::copy(explicit_out_.begin(), explicit_out_.end(), y);
+            for (std::size_t k = 0; k < m; ++k) y[explicit_order_[k]] = explicit_out_[k];
             return true;
         }
     }
@@ -506,6 +518,27 @@ bool ModeSystem::solve_leading(double t, const double* x, double* y) const {
         if (step <= 1e-14 * (1 + size)) return true;
     }
     return false;
+}
+
+bool ModeSystem::explicit_state_derivative(double t, const double* x, double* xdot) const {
+    if (!explicit_ready_) return false;
+    const std::size_t n = states_.size();
+    std::copy(x, x + n, explicit_in_.begin());
+    explicit_in_[n] = t;
+    explicit_.evaluate(explicit_in_.data(), explicit_out_.data(), 1);  // the first group: what xdot needs
+    const std::size_t needed = explicit_.group_end(0);
+    for (std::size_t k = 0; k < needed; ++k)
+        if (!std::isfinite(explicit_out_[k])) return false;
+    for (std::size_t i = 0; i < derivative_.size(); ++i) {
+        const Slot& d = derivative_[i];
+        if (d.is_state) {
+            xdot[i] = d.sign * x[d.index];
+            continue;
+        }
+        const auto pos = std::find(explicit_order_.begin(), explicit_order_.begin() + static_cast<std::ptrdiff_t>(needed), d.index);
+        xdot[i] = explicit_out_[static_cast<std::size_t>(pos - explicit_order_.begin())];
+    }
+    return true;
 }
 
 void ModeSystem::state_derivative(const double* x, const double* y, double* xdot) const {

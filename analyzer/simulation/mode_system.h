@@ -122,6 +122,11 @@ public:
     // y (in/out). False when Newton does not converge or the Jacobian is
     // singular.
     bool solve_leading(double t, const double* x, double* y) const;
+    // d/dt of the states at (t, x) from the compiled explicit solution of an
+    // affine F_DOWN, evaluating only the leading variables the derivatives
+    // are; false where there is none (or it is not finite there): then
+    // solve_leading and state_derivative.
+    bool explicit_state_derivative(double t, const double* x, double* xdot) const;
     // d/dt of the states given the states and the solved leading variables.
     void state_derivative(const double* x, const double* y, double* xdot) const;
     // The ODE Jacobian d(xdot)/dx (n x n, row-major) at a solved point, by
@@ -203,7 +208,11 @@ private:
     bool affine_ = false, constant_ = false;
     mutable DenseLu constant_lu_;
     mutable bool constant_lu_ready_ = false;
-    Tape explicit_;  // inputs: states, time; the leading variables (affine F_DOWN solved symbolically)
+    // inputs: states, time; the leading variables (affine F_DOWN solved
+    // symbolically), output k being leading variable explicit_order_[k]: the
+    // first group those the state derivatives are, then the others.
+    Tape explicit_;
+    std::vector<std::size_t> explicit_order_;
     bool explicit_ready_ = false;
     Tape up_;    // inputs: states, time; groups: F_UP, dF_UP/dx entries
     std::size_t up_rows_ = 0;
