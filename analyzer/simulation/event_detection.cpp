@@ -24,6 +24,13 @@ void StatePolynomial::enclose(double a, double b, Interval* x) const {
 }
 
 void StatePolynomial::enclose_in_scope(double a, double b, FastInterval* x, std::vector<FastInterval>& work) const {
+    std::vector<std::size_t> all(n);
+    for (std::size_t i = 0; i < n; ++i) all[i] = i;
+    enclose_in_scope(a, b, x, work, all);
+}
+
+void StatePolynomial::enclose_in_scope(double a, double b, FastInterval* x, std::vector<FastInterval>& work,
+                                       const std::vector<std::size_t>& only) const {
     namespace bn = boost::numeric;
     using FI = FastInterval;
     const double mid = a + (b - a) / 2;
@@ -35,7 +42,7 @@ void StatePolynomial::enclose_in_scope(double a, double b, FastInterval* x, std:
     FI* powers = c + (q + 1);
     powers[0] = FI(1.0, 1.0);
     for (std::size_t k = 1; k <= q; ++k) powers[k] = bn::pow(tau, static_cast<int>(k));
-    for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t i : only) {
         for (std::size_t k = 0; k <= q; ++k) c[k] = FI(coeff[k * n + i], coeff[k * n + i]);
         // Taylor shift to the midpoint (repeated synthetic division).
         for (std::size_t j = 0; j < q; ++j)
@@ -47,10 +54,17 @@ void StatePolynomial::enclose_in_scope(double a, double b, FastInterval* x, std:
 }
 
 void StatePolynomial::enclose_quickly_in_scope(double a, double b, FastInterval* x) const {
+    std::vector<std::size_t> all(n);
+    for (std::size_t i = 0; i < n; ++i) all[i] = i;
+    enclose_quickly_in_scope(a, b, x, all);
+}
+
+void StatePolynomial::enclose_quickly_in_scope(double a, double b, FastInterval* x,
+                                               const std::vector<std::size_t>& only) const {
     using FI = FastInterval;
     const FI s = FI(a, b) - FI(center, center);
     const std::size_t q = static_cast<std::size_t>(degree);
-    for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t i : only) {
         FI sum(coeff[q * n + i], coeff[q * n + i]);
         for (std::size_t k = q; k-- > 0;) sum = sum * s + FI(coeff[k * n + i], coeff[k * n + i]);
         x[i] = sum;
@@ -73,6 +87,11 @@ public:
         w_.ix.resize(p.n + 1);
         w_.out.resize(f.output_count());
         w_.iout.resize(f.output_count());
+        w_.used.clear();
+        for (std::size_t i = 0; i < p.n; ++i) {
+            if (f.uses_state(i)) w_.used.push_back(i);
+            else w_.ix[i] = FastInterval(0.0, 0.0);  // not read
+        }
     }
 
     ~OnPolynomial() { close(); }
@@ -93,8 +112,8 @@ public:
             std::fesetround(FE_UPWARD);
             open_ = true;
         }
-        if (quickly) p_.enclose_quickly_in_scope(a, b, w_.ix.data());
-        else p_.enclose_in_scope(a, b, w_.ix.data(), w_.poly);
+        if (quickly) p_.enclose_quickly_in_scope(a, b, w_.ix.data(), w_.used);
+        else p_.enclose_in_scope(a, b, w_.ix.data(), w_.poly, w_.used);
         w_.ix[p_.n] = FastInterval(a, b);
         f_.over(w_.ix.data(), w_.iout.data());
         return w_.iout.data();

@@ -57,11 +57,15 @@ struct StatePolynomial {
     // The same inside a RoundingScope the caller keeps open; `work` is
     // scratch space (2 (degree + 1) entries, grown as needed).
     void enclose_in_scope(double a, double b, FastInterval* x, std::vector<FastInterval>& work) const;
+    // The same for the states listed in `only` (the others are left as they are).
+    void enclose_in_scope(double a, double b, FastInterval* x, std::vector<FastInterval>& work,
+                          const std::vector<std::size_t>& only) const;
     // A cheaper, wider enclosure (inside a RoundingScope): Horner's scheme in
     // interval arithmetic over [a, b] - center, O(degree) per state instead
     // of the O(degree^2) shift. The searches try it on the whole step first
     // and fall back to the shifted enclosure only when it does not decide.
     void enclose_quickly_in_scope(double a, double b, FastInterval* x) const;
+    void enclose_quickly_in_scope(double a, double b, FastInterval* x, const std::vector<std::size_t>& only) const;
 };
 
 // A function of the states and time that the searches follow along the
@@ -84,6 +88,8 @@ public:
     // searches then skip the cheap, wide enclosure of the states (a wider
     // box would only cost a second enclosure when it does not decide).
     virtual bool costly() const { return false; }
+    // Whether the outputs depend on state i (the searches enclose only those).
+    virtual bool uses_state(std::size_t) const { return true; }
 };
 
 class TapeFunction final : public StateFunction {
@@ -94,6 +100,7 @@ public:
     void over(const FastInterval* xt, FastInterval* out) const override {
         tape_.evaluate_in_scope(xt, out, tape_.group_count());
     }
+    bool uses_state(std::size_t i) const override { return tape_.uses_input(i); }
 
 private:
     const Tape& tape_;
@@ -117,6 +124,7 @@ struct CrossingResult {
 // Scratch space of the searches, kept by the caller so that a search
 // allocates nothing once it has grown to size (one per thread).
 struct SearchWork {
+    std::vector<std::size_t> used;  // the states the searched function uses
     std::vector<double> x, out;
     std::vector<FastInterval> ix, iout, poly;
     std::vector<std::pair<double, double>> stack;

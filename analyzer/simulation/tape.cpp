@@ -126,6 +126,15 @@ public:
         }
         for (Ref r : outs) tape_.outputs_.push_back(reg(r));
         tape_.prefix_ = prefix;
+        tape_.used_inputs_.assign(tape_.inputs_, false);
+        auto use = [&](std::uint32_t r) {
+            if (r < tape_.inputs_) tape_.used_inputs_[r] = true;
+        };
+        for (const Tape::Instruction& in : tape_.code_) {
+            use(in.a);
+            if (binary(in.op)) use(in.b);
+        }
+        for (std::uint32_t r : tape_.outputs_) use(r);
         for (const GiNaC::numeric& c : constants_) {
             tape_.constant_values_.push_back(c.to_double());
             tape_.constant_intervals_.push_back(enclose(c));

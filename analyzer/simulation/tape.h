@@ -80,6 +80,9 @@ public:
     void set_parameters(const double* values);
 
     std::size_t input_count() const { return inputs_; }
+    // Whether any output depends on input k (the searches enclose only the
+    // states a guard uses).
+    bool uses_input(std::size_t k) const { return k < used_inputs_.size() && used_inputs_[k]; }
     std::size_t output_count() const { return outputs_.size(); }
     std::size_t group_count() const { return group_end_.size(); }
     std::size_t group_begin(std::size_t g) const { return g == 0 ? 0 : group_end_[g - 1]; }
@@ -107,6 +110,7 @@ private:
     std::vector<std::size_t> prefix_;     // per group: instructions needed by groups [0, g]
     std::vector<std::uint32_t> outputs_;  // register of each output
     std::vector<std::size_t> group_end_;
+    std::vector<bool> used_inputs_;
     std::vector<double> constant_values_;
     std::vector<Interval> constant_intervals_;
     mutable std::vector<double> reg_;

@@ -21,6 +21,22 @@ double ginac_value(const ex& e, const std::vector<symbol>& syms, const std::vect
     return GiNaC::ex_to<GiNaC::numeric>(GiNaC::evalf(e.subs(m))).to_double();
 }
 
+// The inputs an output depends on: directly (an output that is an input),
+// through instructions, and not through an expression that cancels.
+TEST(Tape, KnowsWhichInputsItsOutputsUse) {
+    symbol x("x"), y("y"), z("z"), w("w"), t("t");
+    Tape tape({x, y, z, w, t}, {{x * x + y * y - 1, ex(z)}});
+    EXPECT_TRUE(tape.uses_input(0));
+    EXPECT_TRUE(tape.uses_input(1));
+    EXPECT_TRUE(tape.uses_input(2));
+    EXPECT_FALSE(tape.uses_input(3));
+    EXPECT_FALSE(tape.uses_input(4));
+    Tape cancels({x, y}, {{(x + y) - y}});
+    EXPECT_TRUE(cancels.uses_input(0));
+    EXPECT_FALSE(cancels.uses_input(1));
+    EXPECT_FALSE(cancels.uses_input(7));
+}
+
 TEST(Tape, AgreesWithGinacEvaluation) {
     symbol x("x"), y("y"), z("z");
     const std::vector<ex> es{
