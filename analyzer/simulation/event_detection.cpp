@@ -87,10 +87,13 @@ public:
         w_.ix.resize(p.n + 1);
         w_.out.resize(f.output_count());
         w_.iout.resize(f.output_count());
-        w_.used.clear();
-        for (std::size_t i = 0; i < p.n; ++i) {
-            if (f.uses_state(i)) w_.used.push_back(i);
-            else w_.ix[i] = FastInterval(0.0, 0.0);  // not read
+        if (const std::vector<std::size_t>* used = f.used_states()) {
+            used_ = used;
+            std::fill(w_.ix.begin(), w_.ix.end(), FastInterval(0.0, 0.0));  // the others are not read
+        } else {
+            for (std::size_t i = w_.all.size(); i < p.n; ++i) w_.all.push_back(i);
+            w_.all.resize(p.n);
+            used_ = &w_.all;
         }
     }
 
@@ -112,8 +115,8 @@ public:
             std::fesetround(FE_UPWARD);
             open_ = true;
         }
-        if (quickly) p_.enclose_quickly_in_scope(a, b, w_.ix.data(), w_.used);
-        else p_.enclose_in_scope(a, b, w_.ix.data(), w_.poly, w_.used);
+        if (quickly) p_.enclose_quickly_in_scope(a, b, w_.ix.data(), *used_);
+        else p_.enclose_in_scope(a, b, w_.ix.data(), w_.poly, *used_);
         w_.ix[p_.n] = FastInterval(a, b);
         f_.over(w_.ix.data(), w_.iout.data());
         return w_.iout.data();
@@ -123,6 +126,7 @@ private:
     const StatePolynomial& p_;
     const StateFunction& f_;
     SearchWork& w_;
+    const std::vector<std::size_t>* used_ = nullptr;  // the states to enclose
     bool open_ = false;
     int saved_ = FE_TONEAREST;
 

@@ -88,22 +88,28 @@ public:
     // searches then skip the cheap, wide enclosure of the states (a wider
     // box would only cost a second enclosure when it does not decide).
     virtual bool costly() const { return false; }
-    // Whether the outputs depend on state i (the searches enclose only those).
-    virtual bool uses_state(std::size_t) const { return true; }
+    // The states the outputs depend on, in order (the searches enclose only
+    // those); null: all of them.
+    virtual const std::vector<std::size_t>* used_states() const { return nullptr; }
 };
 
 class TapeFunction final : public StateFunction {
 public:
-    explicit TapeFunction(const Tape& tape) : tape_(tape) {}
+    // The tape's inputs are the states, then time.
+    explicit TapeFunction(const Tape& tape) : tape_(tape) {
+        for (std::size_t i = 0; i + 1 < tape.input_count(); ++i)
+            if (tape.uses_input(i)) used_.push_back(i);
+    }
     std::size_t output_count() const override { return tape_.output_count(); }
     void at(const double* xt, double* out) const override { tape_.evaluate(xt, out); }
     void over(const FastInterval* xt, FastInterval* out) const override {
         tape_.evaluate_in_scope(xt, out, tape_.group_count());
     }
-    bool uses_state(std::size_t i) const override { return tape_.uses_input(i); }
+    const std::vector<std::size_t>* used_states() const override { return &used_; }
 
 private:
     const Tape& tape_;
+    std::vector<std::size_t> used_;
 };
 
 struct CrossingOptions {
@@ -124,7 +130,7 @@ struct CrossingResult {
 // Scratch space of the searches, kept by the caller so that a search
 // allocates nothing once it has grown to size (one per thread).
 struct SearchWork {
-    std::vector<std::size_t> used;  // the states the searched function uses
+    std::vector<std::size_t> all;  // 0, 1, ..., n - 1
     std::vector<double> x, out;
     std::vector<FastInterval> ix, iout, poly;
     std::vector<std::pair<double, double>> stack;
