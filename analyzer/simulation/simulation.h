@@ -54,8 +54,12 @@
 // one rounding-mode scope and tries a cheap Horner enclosure of the whole
 // step before the shifted one; the leading variables are solved between
 // events only where an assert needs them at points, by the compiled
-// symbolic solution where F_DOWN is affine; alias states (a = ±b among the
-// states) are integrated once (mode_system.h). Compiling the modes is a fixed cost that
+// symbolic solution where F_DOWN is affine (the right-hand side evaluating
+// only the leading variables the state derivatives are); alias states
+// (a = ±b among the states) are integrated once (mode_system.h); each
+// step's interpolant is read from CVODE's Nordsieck array
+// (Integrator::interpolant); a search encloses only the states its function
+// uses. Compiling the modes is a fixed cost that
 // CompiledModes (below) lets several runs share.
 //
 // Discrete variables other than the mode variables (a counter
