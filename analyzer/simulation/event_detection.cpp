@@ -53,12 +53,6 @@ void StatePolynomial::enclose_in_scope(double a, double b, FastInterval* x, std:
     }
 }
 
-void StatePolynomial::enclose_quickly_in_scope(double a, double b, FastInterval* x) const {
-    std::vector<std::size_t> all(n);
-    for (std::size_t i = 0; i < n; ++i) all[i] = i;
-    enclose_quickly_in_scope(a, b, x, all);
-}
-
 void StatePolynomial::enclose_quickly_in_scope(double a, double b, FastInterval* x,
                                                const std::vector<std::size_t>& only) const {
     using FI = FastInterval;

@@ -60,11 +60,11 @@ struct StatePolynomial {
     // The same for the states listed in `only` (the others are left as they are).
     void enclose_in_scope(double a, double b, FastInterval* x, std::vector<FastInterval>& work,
                           const std::vector<std::size_t>& only) const;
-    // A cheaper, wider enclosure (inside a RoundingScope): Horner's scheme in
-    // interval arithmetic over [a, b] - center, O(degree) per state instead
-    // of the O(degree^2) shift. The searches try it on the whole step first
-    // and fall back to the shifted enclosure only when it does not decide.
-    void enclose_quickly_in_scope(double a, double b, FastInterval* x) const;
+    // A cheaper, wider enclosure of the states in `only` (inside a
+    // RoundingScope): Horner's scheme in interval arithmetic over
+    // [a, b] - center, O(degree) per state instead of the O(degree^2) shift.
+    // The searches try it on the whole step first and fall back to the
+    // shifted enclosure only when it does not decide.
     void enclose_quickly_in_scope(double a, double b, FastInterval* x, const std::vector<std::size_t>& only) const;
 };
 

@@ -44,8 +44,8 @@ bool ModeSystem::enclose_leading(const FastInterval* xt, FastInterval* y) const 
     for (int it = 0, done = 0; ok && !done && it < 12; ++it) {
         std::copy(k_y_.begin(), k_y_.end(), in_.begin() + static_cast<std::ptrdiff_t>(n));
         down_.evaluate(in_.data(), out_.data(), 2);
-        mat_.assign(m * m, 0.0);
-        for (std::size_t k = 0; k < fy_.size(); ++k) mat_[fy_[k].first * m + fy_[k].second] = out_[down_.group_begin(1) + k];
+        mat_.resize(m * m);
+        leading_jacobian(out_.data(), mat_);
         ok = newton_lu_.factor(mat_.data(), m);
         if (!ok) break;
         rhs_.assign(out_.begin(), out_.begin() + static_cast<std::ptrdiff_t>(m));
@@ -98,8 +98,7 @@ bool ModeSystem::enclose_leading(const FastInterval* xt, FastInterval* y) const 
             in[n + i] = k_box_[i];
         }
         down_.evaluate_in_scope(in, k_out_.data(), 2);  // F_y(X, Y, T)
-        std::fill(k_jac_.begin(), k_jac_.end(), FI(0.0, 0.0));
-        for (std::size_t k = 0; k < fy_.size(); ++k) k_jac_[fy_[k].first * m + fy_[k].second] = k_out_[down_.group_begin(1) + k];
+        leading_jacobian(k_out_.data(), k_jac_);
         bool inside = true;
         for (std::size_t i = 0; i < m; ++i) {
             FI sum = FI(k_y_[i], k_y_[i]) + k_r_[i];

@@ -478,7 +478,7 @@ bool ModeSystem::solve_leading(double t, const double* x, double* y) const {
         if (!constant_lu_ready_) {
             std::fill(in_.begin() + static_cast<std::ptrdiff_t>(n), in_.begin() + static_cast<std::ptrdiff_t>(n + m), 0.0);
             down_.evaluate(in_.data(), out_.data(), 2);
-            for (std::size_t k = 0; k < fy_.size(); ++k) mat_[fy_[k].first * m + fy_[k].second] = out_[down_.group_begin(1) + k];
+            leading_jacobian(out_.data(), mat_);
             if (!constant_lu_.factor(mat_.data(), m)) return false;
             constant_lu_ready_ = true;
         }
@@ -496,8 +496,7 @@ bool ModeSystem::solve_leading(double t, const double* x, double* y) const {
     for (int it = 0; it < 30; ++it) {
         std::copy(y, y + m, in_.begin() + static_cast<std::ptrdiff_t>(n));
         down_.evaluate(in_.data(), out_.data(), 2);
-        std::fill(mat_.begin(), mat_.end(), 0.0);
-        for (std::size_t k = 0; k < fy_.size(); ++k) mat_[fy_[k].first * m + fy_[k].second] = out_[down_.group_begin(1) + k];
+        leading_jacobian(out_.data(), mat_);
         double rnorm = 0;
         for (std::size_t i = 0; i < m; ++i) {
             rhs_[i] = -out_[i];
@@ -556,8 +555,8 @@ bool ModeSystem::ode_jacobian(double t, const double* x, const double* y, double
     std::copy(y, y + m, in_.begin() + static_cast<std::ptrdiff_t>(n));
     in_[n + m] = t;
     down_.evaluate(in_.data(), out_.data(), 3);
-    mat_.assign(m * m, 0.0);
-    for (std::size_t k = 0; k < fy_.size(); ++k) mat_[fy_[k].first * m + fy_[k].second] = out_[down_.group_begin(1) + k];
+    mat_.resize(m * m);
+    leading_jacobian(out_.data(), mat_);
     DenseLu& lu = newton_lu_;
     if (!lu.factor(mat_.data(), m)) return false;
     // dy/dx, column by column: solve Fy * col = -Fx(:, j).

@@ -42,6 +42,7 @@
 
 #include <ginac/ginac.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <map>
 #include <memory>
@@ -155,8 +156,9 @@ public:
     // Enclosures of the leading variables over a box of states and time
     // (inside a RoundingScope; `xt` is states..., time): the parametric
     // Krawczyk operator K = y0 - C F(X, y0, T) + (I - C F_y(X, Y, T))(Y - y0)
-    // with y0 the solution at the box's midpoint and C the inverse of F_y
-    // there, on candidate boxes Y grown by epsilon-inflation. When K lies in
+    // with y0 an approximate solution at the box's midpoint and C an
+    // approximate inverse of F_y there, on candidate boxes Y (containing y0)
+    // grown by epsilon-inflation. When K lies in
     // the interior of Y, every point of the box has exactly one solution of
     // F_DOWN = 0 in Y, and it lies in K, which is returned. False when no
     // candidate contracts (a box too wide, or a singular F_y).
@@ -191,6 +193,15 @@ public:
     Truth assert_truth_over(std::size_t k, const FastInterval* margins) const;
 
 private:
+    // dF_DOWN/dy (m x m, row-major, mat sized m * m) from the outputs of
+    // down_ (points, or intervals inside a RoundingScope).
+    template <class T>
+    void leading_jacobian(const T* down_outputs, std::vector<T>& mat) const {
+        const std::size_t m = leading_.size();
+        std::fill(mat.begin(), mat.end(), T(0.0));
+        for (std::size_t k = 0; k < fy_.size(); ++k)
+            mat[fy_[k].first * m + fy_[k].second] = down_outputs[down_.group_begin(1) + k];
+    }
     struct Slot {
         bool is_state = true;
         std::size_t index = 0;
@@ -234,7 +245,7 @@ private:
     mutable std::vector<FastInterval> k_in_, k_out_, k_r_, k_box_, k_next_, k_jac_;
     // The last box enclose_leading succeeded on and its enclosure (the
     // guards and asserts of a step start from the same box); cleared by
-    // set_parameters.
+    // set_parameters and set_leading_guess.
     mutable std::vector<double> k_last_box_;
     mutable std::vector<FastInterval> k_last_y_;
 };
