@@ -145,6 +145,19 @@ struct SimulationOptions {
     double event_time_tolerance = 1e-12;           // relative; the event search's finest sub-interval
     double guard_zero_tolerance = 1e-12;           // a guard is armed below -this
     double simultaneity = 1e-10;                   // relative; crossings this close fire together
+    // The one tolerance rule of mode boundaries: a guard or assert margin
+    // within boundary_tolerance * max(1, |x|, |y|) of zero (the largest
+    // state or leading variable there) is at its boundary. An assert that
+    // holds to that at the instant a guard ends the mode is no violation;
+    // a guard that close to zero at a restart is at its surface, where its
+    // rate along the new mode's flow decides whether it fires at once; a
+    // relation contradicted by more decides the initial mode. It covers the
+    // event location's error (event_time_tolerance relative in time) for
+    // rates up to some 100 per unit time of the values' scale.
+    double boundary_tolerance = 1e-10;
+    // Restarts at one instant (a cascade), and modes tried by the initial
+    // event iteration, at most (--max-event-iterations).
+    std::size_t max_event_iterations = 50;
     // Resource limits (common/limits.h): reaching one stops the run with
     // SimulationResult::limit set, reported as limit-exceeded.
     std::size_t max_events = 10000;                // --max-events
@@ -156,8 +169,12 @@ struct SimulationOptions {
     bool record_steps = false;                     // fill SimulationResult::samples
 };
 
+// One restart step. Steps at one instant (a cascade: the restart of one
+// implies the next) share `instant` and are numbered by `step`.
 struct EventRecord {
     double time = 0;
+    int instant = 0;                        // the event instant, counted from 0
+    int step = 0;                           // the step within it
     int from = -1, to = -1;
     std::string from_id, to_id;
     std::vector<std::string> guards;        // guard texts of the transitions that fired
@@ -203,7 +220,10 @@ struct SimulationResult {
     // of the new mode already crosses zero (a sliding motion), not a
     // geometric accumulation of events.
     bool chattering = false;
-    std::vector<EventRecord> events;
+    std::vector<EventRecord> events;        // restart steps, in order
+    // The modes the initial event iteration entered, the last being the
+    // initial mode (one mode when its relations held at once).
+    std::vector<std::string> initial_modes;
     std::vector<SegmentRecord> segments;
     std::map<std::string, double> final_values;  // states, solved variables and their aliases
     std::string final_mode;

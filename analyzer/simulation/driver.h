@@ -1,0 +1,176 @@
+// The simulation driver (internal to the simulation stage; simulation.h
+// describes what it does). Its run is a sequence of named steps, each
+// returning whether the run goes on (a stop records its reason in the
+// result):
+//
+//   enter_mode          the mode's compiled system, its mode-variable values
+//                       and the parameters of its tapes;
+//   initialize          the initial event iteration (Modelica 3.6, 8.6):
+//                       the continuous initial system solved in a mode, its
+//                       relations evaluated there, the mode they imply
+//                       entered, until the mode is stable (driver.cpp);
+//   integrate_segment   CVODE in one mode up to the first event, the stop
+//                       time or a stop: guards searched on each step's
+//                       interpolant, asserts checked (driver.cpp);
+//   handle_instant      the event iteration at an event instant: a restart
+//                       step for the guards that fired, then the guards of
+//                       the new mode evaluated at the restart values, until
+//                       no guard fires: a cascade is one instant of several
+//                       steps (event_instant.cpp);
+//   restart_step        one step of it: discrete assignments, the combined
+//                       target, the restart callback, the new mode's
+//                       consistency (event_instant.cpp).
+//
+// Discrete variables and clocks at events (their values, the when-clause
+// assignments, condition trees at the left limits) are in
+// driver_discrete.cpp.
+#pragma once
+
+#include <chrono>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "simulation/event_detection.h"
+#include "simulation/integrator.h"
+#include "simulation/mode_system.h"
+#include "simulation/simulation.h"
+
+namespace modeaudit {
+
+// The mode reached when all `fired` transitions of mode `from` apply at once:
+// their mode-variable changes combined; -1 (with `why`) when they conflict
+// or the mode was not explored (event_instant.cpp).
+int combined_target(const ModeSet& modes, int from, const std::vector<const Transition*>& fired, std::string& why);
+
+class SimulationDriver {
+public:
+    SimulationDriver(const FlatModel& flat, const ModeSet& modes, const StructureResult& st, const SimulationOptions& o,
+                     const RestartFunction& restart, CompiledModes& cache);
+
+    SimulationResult run();
+
+private:
+    using ModeSystem = sim::ModeSystem;
+    using Integrator = sim::Integrator;
+
+    // ---- the steps (see above) ----
+    bool enter_mode(int mode);
+    bool initialize();
+    struct SegmentEnd {
+        enum class Kind { Stopped, StopTime, Event } kind = Kind::Stopped;
+        double time = 0;
+        std::vector<std::size_t> fired;  // guards of the mode (ModeSystem::guards) that fire
+    };
+    SegmentEnd integrate_segment();
+    bool handle_instant(double t_e, std::vector<std::size_t> fired);
+    // One restart step from the current mode at t_e for the guards `fired`;
+    // `left` are the values before it (the left limits, or the previous
+    // step's restart values). On success the driver is in the new mode with
+    // its restart values.
+    bool restart_step(double t_e, const std::vector<std::size_t>& fired, const std::map<std::string, double>& left,
+                      int instant, int step);
+    // The guards of the current mode that fire at once at (t, x, y), right
+    // after a restart: a relation-defined guard that is positive (the mode
+    // contradicts its own relation), a when-guard that became positive
+    // through the restart (its relation was false before: `before` holds
+    // the values before the step), or any guard at zero whose flow points
+    // across it (its rate along the new mode's flow is positive). The
+    // when-clauses in `fired_clauses` fired at this instant already and do
+    // not fire again.
+    std::vector<std::size_t> firing_at_restart(double t, const std::map<std::string, double>& before,
+                                               const std::vector<std::pair<int, int>>& fired_clauses,
+                                               std::string& why) const;
+    // The relation-defined guards of the current mode that are positive at
+    // (t, x): its relations contradict it (initialization).
+    std::vector<std::size_t> contradicted_relations(double t) const;
+    // The rate of guard g along the current mode's flow (`xdot`, the state
+    // derivatives at (t, x)), by a central difference.
+    double guard_rate(std::size_t g, double t, const std::vector<double>& xdot) const;
+    // The mode the initialization starts from (initialize, driver.cpp).
+    int initial_mode_guess() const;
+    // The one tolerance rule of mode boundaries (simulation.h): a guard or
+    // assert margin within this of zero at (x, y) is at its boundary.
+    double boundary_tolerance(const std::vector<double>& x, const std::vector<double>& y) const;
+
+    // ---- compiled modes and integrators ----
+    ModeSystem* system(int mode);
+    Integrator& integrator(int mode);
+
+    // ---- stopping ----
+    void stop(StopReason r, const std::string& message) {
+        result_.stopped_because = r;
+        if (!message.empty()) result_.messages.push_back(message);
+    }
+    // A resource limit stops the run (reported as limit-exceeded).
+    void stop_at_limit(const std::string& message, const char* limit, const char* option) {
+        stop(StopReason::SolverFailure, message);
+        result_.limit = limit;
+        result_.limit_option = option;
+    }
+    std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
+    bool over_wall_time() const {
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count() > o_.max_wall_seconds;
+    }
+
+    // ---- values by name ----
+    std::map<std::string, double> named(const ModeSystem& sys, const std::vector<double>& x,
+                                        const std::vector<double>& y) const;
+    void finish_values(const ModeSystem& sys, const std::vector<double>& x, const std::vector<double>& y);
+    // The current mode's states from values by name (its own names); false
+    // when one is missing.
+    bool states_from(const ModeSystem& sys, const std::map<std::string, double>& values, std::vector<double>& x) const;
+
+    // Asserts over [t_ok, t] and at (t, x, y) (driver.cpp). `at_exit`: t is
+    // the instant a guard takes the run out of the mode, where a margin
+    // within round-off of the boundary is no violation.
+    void check_asserts(SegmentRecord& seg, const ModeSystem& sys, const Integrator* integ,
+                       const sim::StatePolynomial* poly, double t_ok, double t, const std::vector<double>& x,
+                       const std::vector<double>& y, bool at_exit = false);
+
+    // ---- discrete variables and clocks (driver_discrete.cpp) ----
+    struct Clock {
+        double start = 0, interval = 0;
+        long count = 0;  // the next instant is start + count * interval
+        double next() const { return start + static_cast<double>(count) * interval; }
+    };
+    bool tracked(int v) const;
+    std::optional<double> event_value(const GiNaC::ex& e, const std::map<std::string, double>& left, double t,
+                                      std::string& missing) const;
+    std::optional<bool> event_truth(const Condition& c, const std::map<std::string, double>& left, double t,
+                                    std::string& missing) const;
+    bool assign_discrete(const std::vector<WhenAction>& actions, const std::map<std::string, double>& left, double t,
+                         std::string& why);
+    void reset_discrete(double t);
+    Clock& clock(const Transition& tr);
+    std::vector<double> parameter_values_of(const ModeSystem& sys);
+    void add_discrete(std::map<std::string, double>& m) const;
+
+    const FlatModel& flat_;
+    const ModeSet& modes_;
+    const StructureResult& st_;
+    const SimulationOptions& o_;
+    const RestartFunction& restart_;
+    std::map<int, std::unique_ptr<ModeSystem>>& systems_;
+    std::map<int, std::unique_ptr<Integrator>> integrators_;
+    mutable sim::SearchWork work_;
+    std::vector<double> surface_x_;
+    std::map<int, std::int64_t> mode_variables_;  // flat variable -> value in the current mode
+    std::vector<double> discrete_;                // by flat variable (tracked ones only)
+    std::map<std::pair<int, int>, Clock> clocks_;  // by (when clause, trigger)
+
+    // The run's current point: the mode, its system, time, states and
+    // leading variables.
+    double stop_time_ = 0;
+    int mode_ = -1;
+    ModeSystem* sys_ = nullptr;
+    double t_ = 0;
+    std::vector<double> x_, y_;
+    std::vector<double> instant_times_;  // one per event instant (the Zeno check)
+    SimulationResult result_;
+};
+
+}  // namespace modeaudit
