@@ -113,8 +113,10 @@ GiNaC::ex total_derivative(const FlatModel& model, const GiNaC::ex& e) {
     return d;
 }
 
-GiNaC::exmap parameter_values(const FlatModel& model, const std::vector<GiNaC::ex>& exprs,
-                              const std::set<std::string>& skip) {
+namespace {
+
+GiNaC::exmap known_values(const FlatModel& model, const std::vector<GiNaC::ex>& exprs,
+                          const std::set<std::string>& skip, const GiNaC::ex& time) {
     GiNaC::exmap m;
     for (const GiNaC::ex& e : exprs)
         for (GiNaC::const_preorder_iterator it = e.preorder_begin(); it != e.preorder_end(); ++it) {
@@ -123,13 +125,25 @@ GiNaC::exmap parameter_values(const FlatModel& model, const std::vector<GiNaC::e
             if (skip.count(s.get_name()) || m.count(s)) continue;
             auto meaning = model.symbols.meaning(s);
             if (!meaning) continue;
-            if (meaning->role == SymbolTable::Meaning::Role::Time) m[s] = 0;
+            if (meaning->role == SymbolTable::Meaning::Role::Time) m[s] = time;
             if (meaning->role == SymbolTable::Meaning::Role::Variable) {
                 const FlatVariable& v = model.variables[static_cast<std::size_t>(meaning->index)];
                 if (v.value && !v.unknown_constant) m[s] = *v.value;
             }
         }
     return m;
+}
+
+}  // namespace
+
+GiNaC::exmap parameter_values(const FlatModel& model, const std::vector<GiNaC::ex>& exprs,
+                              const std::set<std::string>& skip) {
+    return known_values(model, exprs, skip, 0);  // exact: static checks simplify with it
+}
+
+GiNaC::exmap parameter_values(const FlatModel& model, const std::vector<GiNaC::ex>& exprs,
+                              const std::set<std::string>& skip, double time) {
+    return known_values(model, exprs, skip, GiNaC::numeric(time));
 }
 
 int FlatModel::find_variable(const std::string& n) const {

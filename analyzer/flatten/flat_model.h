@@ -230,8 +230,14 @@ GiNaC::ex total_derivative(const FlatModel& model, const GiNaC::ex& e);
 
 // The known values of what `exprs` use besides their unknowns: parameters
 // (kept symbolic in the equations) by their value, time as 0. Symbols named
-// in `skip` are left alone.
+// in `skip` are left alone. For static checks that stand at no particular
+// instant; anything evaluated at an event (a restart, a check of the
+// values it gives) uses the overload below, so that an explicit `time`
+// takes the event time.
 GiNaC::exmap parameter_values(const FlatModel& model, const std::vector<GiNaC::ex>& exprs,
                               const std::set<std::string>& skip);
+// The same at the instant `time`: time takes that value.
+GiNaC::exmap parameter_values(const FlatModel& model, const std::vector<GiNaC::ex>& exprs,
+                              const std::set<std::string>& skip, double time);
 
 }  // namespace modeaudit

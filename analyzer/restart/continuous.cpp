@@ -13,7 +13,7 @@ namespace modeaudit {
 
 
 ContinuousRestart continuous_restart(const FlatModel& flat, const ModeStructure& previous, const ModeStructure& next,
-                                     const std::map<std::string, double>& left, double tolerance) {
+                                     const std::map<std::string, double>& left, double time, double tolerance) {
     ContinuousRestart out;
     std::set<std::string> inherited;
     for (const GiNaC::symbol& s : previous.states) inherited.insert(s.get_name());
@@ -40,7 +40,7 @@ ContinuousRestart continuous_restart(const FlatModel& flat, const ModeStructure&
     for (const CompletedEquation& c : next.consistency) cons.push_back(c.residual.subs(fixed, kExactSubs));
     std::set<std::string> skip = unknown_names;
     for (const auto& [s, v] : fixed) skip.insert(GiNaC::ex_to<GiNaC::symbol>(s).get_name());
-    GiNaC::exmap params = parameter_values(flat, cons, skip);
+    GiNaC::exmap params = parameter_values(flat, cons, skip, time);
     std::vector<double> states = guess;
     if (!cons.empty()) {
         NewtonResult r = newton(cons, free_states, params, guess);
@@ -62,7 +62,7 @@ ContinuousRestart continuous_restart(const FlatModel& flat, const ModeStructure&
     for (const CompletedEquation& c : next.reduced) reduced.push_back(c.residual.subs(at, kExactSubs));
     std::set<std::string> lead_names;
     for (const GiNaC::symbol& s : next.leading) lead_names.insert(s.get_name());
-    GiNaC::exmap p2 = parameter_values(flat, reduced, lead_names);
+    GiNaC::exmap p2 = parameter_values(flat, reduced, lead_names, time);
     NewtonResult lr = newton(reduced, next.leading, p2, std::vector<double>(next.leading.size(), 0.0));
     if (!lr.converged) {
         out.message = "the new leading variables could not be solved: " + lr.message;

@@ -26,8 +26,11 @@ struct ContinuousRestart {
     std::string message;
 };
 
-// `left` gives the previous mode's state values by symbol name ("v1", "der(x)").
+// `left` gives the previous mode's state values by symbol name ("v1", "der(x)");
+// `time` is the event time, which an explicit `time` in the new mode's
+// consistency conditions and index-reduced equations takes.
 ContinuousRestart continuous_restart(const FlatModel& flat, const ModeStructure& previous, const ModeStructure& next,
-                                     const std::map<std::string, double>& left, double tolerance = 1e-9);
+                                     const std::map<std::string, double>& left, double time,
+                                     double tolerance = 1e-9);
 
 }  // namespace modeaudit

@@ -97,7 +97,8 @@ RestartSystem procedure1(const ArrayInput& in, const ModeChangeArray& a, const R
     return s;
 }
 
-RestartSolution solve_restart(const FlatModel& flat, const RestartSystem& s, const std::map<std::string, double>& left) {
+RestartSolution solve_restart(const FlatModel& flat, const RestartSystem& s, const std::map<std::string, double>& left,
+                              double time) {
     RestartSolution out;
     GiNaC::exmap params;
     for (const auto& [name, sym] : s.left_limits) {
@@ -110,7 +111,7 @@ RestartSolution solve_restart(const FlatModel& flat, const RestartSystem& s, con
     }
     std::set<std::string> unknown_names;
     for (const auto& u : s.unknowns) unknown_names.insert(u.get_name());
-    for (const auto& [sym, value] : parameter_values(flat, s.equations, unknown_names)) params[sym] = value;
+    for (const auto& [sym, value] : parameter_values(flat, s.equations, unknown_names, time)) params[sym] = value;
     // Restart values start at their left limits, auxiliaries at 0.
     std::vector<double> x0;
     for (const auto& u : s.unknowns) {

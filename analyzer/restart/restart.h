@@ -45,10 +45,11 @@ struct RestartSolution {
 };
 
 // Solves the restart system with Newton at the given left limits (by name,
-// as in RestartSystem::left_limits) and parameter values of the model; at
-// the solution, the symbolic Jacobian's rank (local uniqueness) and
-// condition estimate.
+// as in RestartSystem::left_limits) and parameter values of the model, with
+// an explicit `time` at the event time `time` (a constraint x = sin(time)
+// switched on at t restarts with x+ = sin(t)); at the solution, the
+// symbolic Jacobian's rank (local uniqueness) and condition estimate.
 RestartSolution solve_restart(const FlatModel& flat, const RestartSystem& s,
-                              const std::map<std::string, double>& left_limits);
+                              const std::map<std::string, double>& left_limits, double time);
 
 }  // namespace modeaudit

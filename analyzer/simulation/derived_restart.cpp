@@ -38,7 +38,7 @@ RestartFunction derived_restart(const StructureResult& structures, const Restart
             }
             left[base] = it->second;
         }
-        RestartSolution sol = solve_restart(req.flat, *tr->system, left);
+        RestartSolution sol = solve_restart(req.flat, *tr->system, left, req.time);
         a.verdict = verdict;
         if (!sol.solved) {
             a.message = "the restart system has no solution at these left limits: " + sol.message;

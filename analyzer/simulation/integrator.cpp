@@ -112,7 +112,12 @@ void Integrator::start(double t0, const std::vector<double>& x0, const std::vect
               "CVodeSetLinearSolver");
         check(CVodeSetJacFn(cvode_, cvode_jac), "CVodeSetJacFn");
         check(CVodeSetMaxNumSteps(cvode_, options_.max_steps), "CVodeSetMaxNumSteps");
-        if (options_.project && sys_.has_constraints()) check(CVodeSetProjFn(cvode_, cvode_proj), "CVodeSetProjFn");
+        if (options_.project && sys_.has_constraints()) {
+            check(CVodeSetProjFn(cvode_, cvode_proj), "CVodeSetProjFn");
+            // On a moving manifold the error estimate keeps its component
+            // off the tangent space (see the header).
+            if (sys_.moving_constraints()) check(CVodeSetProjErrEst(cvode_, SUNFALSE), "CVodeSetProjErrEst");
+        }
     } else {
         check(CVodeReInit(cvode_, t0, vec(y_)), "CVodeReInit");
     }

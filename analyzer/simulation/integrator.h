@@ -7,7 +7,15 @@
 // accepted step the states are moved onto the consistency conditions F_UP by
 // a minimum-norm Newton correction (ModeSystem::project), the error estimate
 // with them, so the drift of e.g. the rope's x^2 + y^2 = L^2 stays at
-// rounding level instead of growing with time. BDF also copes with stiff
+// rounding level instead of growing with time. The error estimate is
+// projected only while the manifold stands still: when a consistency
+// condition has an explicit time (a rectifier's conducting diode ties the
+// capacitor to the source), the off-manifold part of the local error is no
+// longer small beside the tangential part, and in a mode without degrees of
+// freedom it is all of it; projected away, nothing controlled the step and
+// the interpolant between steps, on which events are located and left
+// limits read, strayed by 1e-4 (the half-wave rectifier's switches moved by
+// up to 8e-8 s). BDF also copes with stiff
 // modes (circuits with small time constants), which the audited models may
 // have. Its cost on the nonstiff test models is a few more steps than Adams
 // at the same tolerance (the benchmark reports the ratio against a hand-coded

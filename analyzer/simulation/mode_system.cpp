@@ -263,6 +263,7 @@ ModeSystem::ModeSystem(const FlatModel& flat, const ModeSet& modes, int mode_ind
         if (!e.expand().is_zero()) up.push_back(e);  // an alias condition itself holds identically now
     }
     up_rows_ = up.size();
+    for (const ex& e : up) up_moving_ = up_moving_ || e.has(flat.symbols.time());
     for (std::size_t i = 0; i < up.size(); ++i)
         for (std::size_t j = 0; j < states_.size(); ++j) {
             if (!up[i].has(states_[j])) continue;

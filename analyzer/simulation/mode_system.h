@@ -116,6 +116,9 @@ public:
     // Structure state j is sign * (integrated state `first`).
     std::pair<std::size_t, double> state_of(std::size_t j) const { return {expansion_[j].index, expansion_[j].sign}; }
     bool has_constraints() const { return up_rows_ > 0; }
+    // Some consistency condition has an explicit time (a source v = V*sin(w*t)
+    // that a conducting diode imposes on a capacitor): the manifold moves.
+    bool moving_constraints() const { return up_moving_; }
     bool linear_leading() const { return affine_; }
     bool constant_jacobian() const { return constant_; }
 
@@ -227,6 +230,7 @@ private:
     bool explicit_ready_ = false;
     Tape up_;    // inputs: states, time; groups: F_UP, dF_UP/dx entries
     std::size_t up_rows_ = 0;
+    bool up_moving_ = false;
     std::vector<std::pair<std::size_t, std::size_t>> upx_;
     std::vector<GiNaC::symbol> parameters_;
     std::vector<ParameterSource> parameter_sources_;

@@ -96,7 +96,7 @@ RestartFunction supplied_restart(const StructureResult& structures) {
             // Nothing to solve: the states carry over (with the resets).
             for (const GiNaC::symbol& s : next.states) a.values[s.get_name()] = left.at(s.get_name());
         } else {
-            ContinuousRestart c = continuous_restart(r.flat, prev, next, left);
+            ContinuousRestart c = continuous_restart(r.flat, prev, next, left, r.time);
             if (!c.consistent) {
                 a.verdict = "undetermined";
                 a.message = c.message + "; the restart must be derived (mode-change array, Procedure 1)";

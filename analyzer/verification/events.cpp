@@ -1,5 +1,7 @@
 // The verification stage, event part: every simulated event checked at its
-// actual left limits (see verification.h).
+// actual left limits (see verification.h). Everything here is evaluated at
+// the event's time: an explicit `time` in a condition, an assert, a
+// quantity or a restart equation takes it.
 #include <fmt/format.h>
 #include <z3++.h>
 
@@ -58,8 +60,8 @@ std::optional<double> margin(const Condition& c, const std::map<std::string, dou
     }
 }
 
-GiNaC::exmap params_for(const FlatModel& flat, const std::vector<GiNaC::ex>& exprs) {
-    return parameter_values(flat, exprs, {});
+GiNaC::exmap params_for(const FlatModel& flat, const std::vector<GiNaC::ex>& exprs, double time) {
+    return parameter_values(flat, exprs, {}, time);
 }
 
 std::vector<GiNaC::ex> condition_exprs(const Condition& c) {
@@ -85,9 +87,11 @@ int transition_of(const ModeSet& modes, const EventRecord& ev) {
     return -1;
 }
 
-// The mode is admissible at these values: its consistency conditions hold,
-// its leading variables can be solved, and its asserts hold there.
-bool admissible(const FlatModel& flat, const Mode& mode, const ModeStructure& ms, std::map<std::string, double> values) {
+// The mode is admissible at these values and this time: its consistency
+// conditions hold, its leading variables can be solved, and its asserts hold
+// there.
+bool admissible(const FlatModel& flat, const Mode& mode, const ModeStructure& ms, std::map<std::string, double> values,
+                double time) {
     if (ms.status != ModeStatus::Regular) return false;
     std::set<std::string> states;
     GiNaC::exmap at;
@@ -101,12 +105,12 @@ bool admissible(const FlatModel& flat, const Mode& mode, const ModeStructure& ms
     }
     for (const CompletedEquation& c : ms.consistency) {
         std::vector<GiNaC::ex> e{c.residual};
-        auto r = evaluate(c.residual, values, parameter_values(flat, e, states));
+        auto r = evaluate(c.residual, values, parameter_values(flat, e, states, time));
         if (!r || std::fabs(*r) > 1e-8 * scale * scale) return false;
     }
     std::vector<GiNaC::ex> down;
     for (const CompletedEquation& c : ms.reduced) down.push_back(c.residual);
-    GiNaC::exmap params = parameter_values(flat, down, states);
+    GiNaC::exmap params = parameter_values(flat, down, states, time);
     for (GiNaC::ex& e : down) e = e.subs(params, kExactSubs).subs(at, kExactSubs);
     std::vector<GiNaC::symbol> lead(ms.leading.begin(), ms.leading.end());
     std::vector<double> x0;
@@ -119,7 +123,7 @@ bool admissible(const FlatModel& flat, const Mode& mode, const ModeStructure& ms
     for (std::size_t i = 0; i < lead.size(); ++i) values[lead[i].get_name()] = nr.values[i];
     for (int a : mode.asserts) {
         const FlatAssert& fa = flat.asserts[static_cast<std::size_t>(a)];
-        auto m = margin(*fa.condition, values, params_for(flat, condition_exprs(*fa.condition)));
+        auto m = margin(*fa.condition, values, params_for(flat, condition_exprs(*fa.condition), time));
         if (!m || *m < -1e-9 * scale) return false;
     }
     return true;
@@ -221,7 +225,7 @@ void impulse_ranges(const FlatModel& flat, const ModeSet& modes, const Structure
             std::vector<GiNaC::ex> one{e};
             std::set<std::string> skip;
             for (const auto& [name, z] : vars) skip.insert(name);
-            GiNaC::ex num = checked_expand(e.subs(data, kExactSubs).subs(parameter_values(flat, one, skip), kExactSubs));
+            GiNaC::ex num = checked_expand(e.subs(data, kExactSubs).subs(parameter_values(flat, one, skip, ev.time), kExactSubs));
             eqs.push_back(num);
             opt.add(to_z3(ctx, num, vars) == 0);
         }
@@ -273,7 +277,7 @@ void impulse_ranges(const FlatModel& flat, const ModeSet& modes, const Structure
             std::string implied;
             for (int k : order) {
                 const Mode& md = modes.modes[static_cast<std::size_t>(k)];
-                if (admissible(flat, md, structures.modes[static_cast<std::size_t>(k)], state)) {
+                if (admissible(flat, md, structures.modes[static_cast<std::size_t>(k)], state, ev.time)) {
                     implied = md.id;
                     break;
                 }
@@ -289,15 +293,16 @@ void impulse_ranges(const FlatModel& flat, const ModeSet& modes, const Structure
     }
 }
 
-// A jump law at one event: Q at the left limits and after the restart;
-// "conserved..." kinds need a zero jump, the others its sign.
+// A jump law at one event at time `time`: Q at the left limits and after the
+// restart; "conserved..." kinds need a zero jump, the others its sign.
 EventJump event_jump(const FlatModel& flat, const std::string& name, const std::string& kind, const GiNaC::ex& quantity,
-                     const std::map<std::string, double>& before, const std::map<std::string, double>& after) {
+                     const std::map<std::string, double>& before, const std::map<std::string, double>& after,
+                     double time) {
     EventJump j;
     j.invariant = name;
     j.kind = kind;
     std::vector<GiNaC::ex> q{quantity};
-    GiNaC::exmap params = parameter_values(flat, q, {});
+    GiNaC::exmap params = parameter_values(flat, q, {}, time);
     auto b = evaluate(quantity, before, params), a = evaluate(quantity, after, params);
     if (!b || !a) {
         j.note = "a variable of the quantity has no value at the event";
@@ -339,10 +344,10 @@ void verify_events(const FlatModel& flat, const ModeSet& modes, const StructureR
         if (restarted) {
             for (const DeclaredInvariant& inv : v.invariants)
                 if (!inv.decl->at_events.empty() && applies_to(*inv.decl, modes.modes[static_cast<std::size_t>(ev.to)]))
-                    e.jumps.push_back(event_jump(flat, inv.name, inv.decl->at_events, inv.quantity, ev.before, after));
+                    e.jumps.push_back(event_jump(flat, inv.name, inv.decl->at_events, inv.quantity, ev.before, after, ev.time));
             for (std::size_t d = 0; d < tv.discovered.size(); ++d)
                 e.jumps.push_back(event_jump(flat, tv.discovered[d], "conserved (discovered)",
-                                             tv.discovered_quantities[d], ev.before, after));
+                                             tv.discovered_quantities[d], ev.before, after, ev.time));
         }
         // Admissibility of the target mode at the restart values.
         if (restarted) {
@@ -355,7 +360,7 @@ void verify_events(const FlatModel& flat, const ModeSet& modes, const StructureR
                 ad.assert_index = a;
                 ad.condition = canonical(flat, *fa.condition);
                 ad.message = fa.message;
-                auto m = margin(*fa.condition, values, params_for(flat, condition_exprs(*fa.condition)));
+                auto m = margin(*fa.condition, values, params_for(flat, condition_exprs(*fa.condition), ev.time));
                 if (m) {
                     ad.value = *m;
                     double scale = 1;
@@ -368,7 +373,7 @@ void verify_events(const FlatModel& flat, const ModeSet& modes, const StructureR
             if (violated)
                 for (std::size_t m = 0; m < modes.modes.size(); ++m) {
                     if (static_cast<int>(m) == ev.to || modes.modes[m].transient_only) continue;
-                    if (admissible(flat, modes.modes[m], structures.modes[m], values)) e.alternatives.push_back(modes.modes[m].id);
+                    if (admissible(flat, modes.modes[m], structures.modes[m], values, ev.time)) e.alternatives.push_back(modes.modes[m].id);
                 }
         }
         // A continuous restart without reset whose next segment leaves the

@@ -433,7 +433,9 @@ JumpExpression jump_expression(const FlatModel& flat, const ModeSet& modes, cons
         after[sym] = s->second;
     }
     std::vector<GiNaC::ex> q{inv.quantity};
-    GiNaC::exmap params = parameter_values(flat, q, {});
+    // An explicit time stays a symbol: the event time is the same on both
+    // sides, and no particular value (0) may cancel a jump.
+    GiNaC::exmap params = parameter_values(flat, q, {flat.symbols.time().get_name()});
     // Supplied resets are written in the flat symbols, meaning left limits.
     GiNaC::ex qa = inv.quantity.subs(after, kExactSubs).subs(params, kExactSubs);
     GiNaC::ex qb = inv.quantity.subs(before, kExactSubs).subs(params, kExactSubs);

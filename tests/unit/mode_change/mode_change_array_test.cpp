@@ -137,7 +137,8 @@ TEST(Restart, CupAndBallCaptureGivesTheSeedNumbers) {
     EXPECT_TRUE(s.rule1) << s.rule1_note;
     EXPECT_EQ(s.impulse_orders.at("lambda"), 1);
     // Seed 000, section 5.2: q- = (0.6, -0.8), v- = (2, -1).
-    RestartSolution sol = solve_restart(f.fe.flat(), s, {{"x", 0.6}, {"y", -0.8}, {"der(x)", 2.0}, {"der(y)", -1.0}});
+    RestartSolution sol =
+        solve_restart(f.fe.flat(), s, {{"x", 0.6}, {"y", -0.8}, {"der(x)", 2.0}, {"der(y)", -1.0}}, 0.0);
     ASSERT_TRUE(sol.solved) << sol.message;
     EXPECT_NEAR(sol.values.at("der(x)+"), 0.8, 1e-12);
     EXPECT_NEAR(sol.values.at("der(y)+"), 0.6, 1e-12);
@@ -176,7 +177,7 @@ TEST(Restart, FirstOrderCupAndBallFromTheCorpusGivesTheSeedNumbers) {
     EXPECT_EQ(s.impulse_orders.at("lambda"), 1);
     // vx- = der(x)- = 2, vy- = der(y)- = -1.
     std::map<std::string, double> left{{"x", 0.6}, {"y", -0.8}, {"der(x)", 2.0}, {"der(y)", -1.0}};
-    RestartSolution sol = solve_restart(fe->flat(), s, left);
+    RestartSolution sol = solve_restart(fe->flat(), s, left, 0.0);
     ASSERT_TRUE(sol.solved) << sol.message;
     for (const char* n : {"der(x)+", "der(y)+", "lambda_r"}) ASSERT_TRUE(sol.values.count(n)) << n;
     // Positions are previous-mode data at the tail (x@1 = x + eps*der(x)): q+ = q-.
@@ -210,7 +211,8 @@ TEST(Restart, Rldc2SecondDiodeSwitchIsContinuousWithTheSeedCurrents) {
     ASSERT_GE(to, 0);
     std::map<std::string, double> left{{"v1", 0.7}, {"v2", 0.7}, {"j1", -0.088645906588}, {"j2", -0.154950677682}};
     ContinuousRestart r = continuous_restart(fe->flat(), fe->state.structure->modes[static_cast<std::size_t>(from)],
-                                             fe->state.structure->modes[static_cast<std::size_t>(to)], left);
+                                             fe->state.structure->modes[static_cast<std::size_t>(to)], left,
+                                             0.055317579971);
     ASSERT_TRUE(r.consistent) << r.message;
     EXPECT_NEAR(r.values.at("i1"), 0.097438633708, 1e-9);
     EXPECT_NEAR(r.values.at("i2"), 0.146157950562, 1e-9);
@@ -218,7 +220,8 @@ TEST(Restart, Rldc2SecondDiodeSwitchIsContinuousWithTheSeedCurrents) {
     // With v1 != v2 the inherited values violate the new consistency condition v1 = v2.
     left["v1"] = 0.6;
     ContinuousRestart bad = continuous_restart(fe->flat(), fe->state.structure->modes[static_cast<std::size_t>(from)],
-                                               fe->state.structure->modes[static_cast<std::size_t>(to)], left);
+                                               fe->state.structure->modes[static_cast<std::size_t>(to)], left,
+                                               0.055317579971);
     EXPECT_FALSE(bad.consistent);
     EXPECT_NE(bad.message.find("violate"), std::string::npos);
 }
@@ -283,7 +286,8 @@ TEST(Restart, CarryingTheStatesIntoTheTautModeViolatesTangency) {
     auto fe = testing::FrontEnd::from_file(std::string(MODEAUDIT_SOURCE_DIR) + "/corpus/good/cup_and_ball.mo", "structure");
     ASSERT_TRUE(fe->state.structure) << fe->diagnostics();
     std::map<std::string, double> left{{"x", 0.6}, {"y", -0.8}, {"vx", 2.0}, {"vy", -1.0}};
-    ContinuousRestart r = continuous_restart(fe->flat(), fe->state.structure->modes[0], fe->state.structure->modes[1], left);
+    ContinuousRestart r =
+        continuous_restart(fe->flat(), fe->state.structure->modes[0], fe->state.structure->modes[1], left, 0.0);
     EXPECT_FALSE(r.consistent);
     EXPECT_NE(r.message.find("violate the new consistency conditions"), std::string::npos) << r.message;
     EXPECT_GT(r.residual, 0.1);

@@ -36,7 +36,7 @@ TEST(Verdict, CupAndBallCaptureIsImpulsiveWithTheSeedRestart) {
     EXPECT_EQ(r.height, 1);
     EXPECT_EQ(r.impulse_orders.at("lambda"), 1);
     ASSERT_TRUE(r.system);
-    RestartSolution s = solve_restart(fe->flat(), *r.system, cup_left(0.6, -0.8, 2, -1));
+    RestartSolution s = solve_restart(fe->flat(), *r.system, cup_left(0.6, -0.8, 2, -1), 0.0);
     ASSERT_TRUE(s.solved) << s.message;
     EXPECT_NEAR(s.values.at("der(x)+"), 0.8, 1e-12);
     EXPECT_NEAR(s.values.at("der(y)+"), 0.6, 1e-12);
@@ -65,7 +65,7 @@ TEST(Verdict, CupAndBallRestartMatchesTheClosedFormAtRandomLeftLimits) {
     std::uniform_real_distribution<double> angle(-3.0, 3.0), speed(-3.0, 3.0);
     for (int k = 0; k < 10; ++k) {
         double th = angle(rng), x = std::sin(th), y = -std::cos(th), vx = speed(rng), vy = speed(rng);
-        RestartSolution s = solve_restart(fe->flat(), *r.system, cup_left(x, y, vx, vy));
+        RestartSolution s = solve_restart(fe->flat(), *r.system, cup_left(x, y, vx, vy), 0.0);
         ASSERT_TRUE(s.solved) << s.message;
         double alpha = x * vx + y * vy;
         EXPECT_NEAR(s.values.at("der(x)+"), vx - alpha * x, 1e-9);
@@ -83,7 +83,7 @@ TEST(Verdict, RestitutionInFreeFlightGivesTheSeedRebound) {
     EXPECT_EQ(r.verdict, Verdict::Impulsive);
     EXPECT_NE(r.route_text.find("through the transient mode taut=true"), std::string::npos) << r.route_text;
     ASSERT_TRUE(r.system);
-    RestartSolution s = solve_restart(fe->flat(), *r.system, cup_left(0.6, -0.8, 2, -1));
+    RestartSolution s = solve_restart(fe->flat(), *r.system, cup_left(0.6, -0.8, 2, -1), 0.0);
     ASSERT_TRUE(s.solved) << s.message;
     EXPECT_NEAR(s.values.at("der(x)+"), 0.2, 1e-12);
     EXPECT_NEAR(s.values.at("der(y)+"), 1.4, 1e-12);
@@ -106,7 +106,7 @@ TEST(Verdict, RestitutionIntoTheTautModeIsInconsistentAndNamesFreeFlight) {
     EXPECT_TRUE(has_tangency);
     ASSERT_EQ(r.continuations, std::vector<std::string>{"taut=false"});
     ASSERT_TRUE(r.continuation_system);
-    RestartSolution s = solve_restart(fe->flat(), *r.continuation_system, cup_left(0.6, -0.8, 2, -1));
+    RestartSolution s = solve_restart(fe->flat(), *r.continuation_system, cup_left(0.6, -0.8, 2, -1), 0.0);
     ASSERT_TRUE(s.solved) << s.message;
     EXPECT_NEAR(s.values.at("der(x)+"), 0.2, 1e-12);
     EXPECT_NEAR(s.values.at("der(y)+"), 1.4, 1e-12);
@@ -199,7 +199,7 @@ end TwoCups;)";
             bool is_x = base.find('x') != std::string::npos;
             left[base] = velocity ? (is_x ? 2.0 : -1.0) : (is_x ? 0.6 : -0.8);
         }
-        RestartSolution s = solve_restart(fe.flat(), *r.system, left);
+        RestartSolution s = solve_restart(fe.flat(), *r.system, left, 0.0);
         ASSERT_TRUE(s.solved) << s.message;
         int checked = 0;
         for (const auto& [name, value] : s.values)

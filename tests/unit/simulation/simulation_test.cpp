@@ -60,7 +60,7 @@ RestartFunction cup_capture(const testing::FrontEnd& fe) {
                                            {"y", r.left_limits.at("y")},
                                            {"der(x)", r.left_limits.at("der(x)")},
                                            {"der(y)", r.left_limits.at("der(y)")}};
-        RestartSolution sol = solve_restart(fe.flat(), s, left);
+        RestartSolution sol = solve_restart(fe.flat(), s, left, r.time);
         if (!sol.solved) {
             a.verdict = "undetermined";
             a.message = sol.message;
@@ -265,7 +265,7 @@ TEST(Simulation, Rldc2SecondDiodeEventAndContinuousRestart) {
     const StructureResult& st = *fe->state.structure;
     RestartFunction continuous = [&](const RestartRequest& r) {
         ContinuousRestart c = continuous_restart(r.flat, st.modes[static_cast<std::size_t>(r.from)],
-                                                 st.modes[static_cast<std::size_t>(r.to)], r.left_limits);
+                                                 st.modes[static_cast<std::size_t>(r.to)], r.left_limits, r.time);
         RestartAnswer a;
         a.ok = c.consistent;
         a.values = c.values;
