@@ -5,9 +5,11 @@
 //
 // No fired clause's restart alone is right for N: each one's restart
 // system covers only the part of the model its own switch touches, so
-// applying it leaves the other switches' states at values N does not admit
-// (two balls landing at once: the second keeps falling into the floor) or,
-// where the parts overlap, counts one impulse twice. The restart is derived
+// applying it carries the other switches' states into N unchanged (two
+// balls landing at once: the second one's velocity, which N requires to be
+// 0, and the run stops as inadmissible; two clutches engaging at once: the
+// second pair left at one shaft's speed, its momentum not kept, with no
+// finding at all). The restart is derived
 // for the combined transition P -> N itself, with the static stages' own
 // functions:
 //   - the Transition P -> N carries the union of the fired transitions'
