@@ -240,16 +240,17 @@ void Builder::run(int K) {
     }
     // Facts. Root facts: shifts g@k, k <= l, of a state event's guard, where
     // l is the largest shift whose variables are all previous-mode data
-    // (Lemma 3). A time event implies nothing.
+    // (Lemma 3); for a combined transition, of every state guard that fired.
+    // A time event implies nothing.
     std::vector<ex> root_shifts;
-    if (in_.transition->trigger == Transition::Trigger::State) {
-        std::vector<ArrayVariable> gvars = variables_of(in_.transition->guard);
+    for (const ex& guard : root_guards(*in_.transition)) {
+        std::vector<ArrayVariable> gvars = variables_of(guard);
         for (int k = 0; !gvars.empty() && k <= K; ++k) {
             bool all_data = true;
             for (const ArrayVariable& v : gvars)
                 if (!data_.count({v.variable, v.order, v.instant + k})) all_data = false;
             if (!all_data) break;
-            root_shifts.push_back(shift(in_.transition->guard, k));
+            root_shifts.push_back(shift(guard, k));
         }
     }
     for (std::size_t ei : defining) a_.equations[ei].fact = true;
@@ -355,6 +356,14 @@ std::vector<int> restart_variables(const ArrayInput& in, const ModeChangeArray& 
 }
 
 const GiNaC::symbol& ModeChangeArray::symbol(const ArrayVariable& v) const { return symbols.at(v); }
+
+std::vector<GiNaC::ex> root_guards(const Transition& t) {
+    std::vector<GiNaC::ex> out;
+    if (t.trigger == Transition::Trigger::State) out.push_back(t.guard);
+    for (const Transition::Guard& g : t.simultaneous)
+        if (g.trigger == Transition::Trigger::State) out.push_back(g.guard);
+    return out;
+}
 
 ModeChangeArray build_mode_change_array(const ArrayInput& in, int height) {
     MODEAUDIT_ASSERT(in.flat && in.previous && in.previous_structure && in.next && in.next_structure && in.transition,

@@ -94,6 +94,12 @@ struct ArrayInput {
 
 ModeChangeArray build_mode_change_array(const ArrayInput& in, int height);
 
+// The state guards g whose root fact g = 0 holds at transition t (Lemma 3
+// of seed 001): its own and, for a combined transition, those of the
+// others that fired with it (Transition::simultaneous). A time event's
+// guard implies nothing on the state.
+std::vector<GiNaC::ex> root_guards(const Transition& t);
+
 // Whether array variable j is a restart variable: a dependent tail copy
 // v^(m)@K of a state of the new mode (m < d_v).
 bool is_restart_variable(const ArrayInput& in, const ModeChangeArray& a, std::size_t j);

@@ -100,6 +100,7 @@ Part touched_part(const FlatModel& flat, const EquationComponents& comps, const 
     if (c) differing(*c, p, seeds_eq);
     std::vector<int> seed_vars;
     variables_in(flat, t.guard, seed_vars);
+    for (const Transition::Guard& g : t.simultaneous) variables_in(flat, g.guard, seed_vars);
     for (const WhenAction& a : t.restart_constraints) variables_in(flat, a.lhs - a.rhs, seed_vars);
     for (const WhenAction& a : t.resets) {
         seed_vars.push_back(a.variable);
@@ -217,6 +218,7 @@ private:
         mode(part.next);
         if (cascade) mode(part.transient);
         k << t.guard << '|' << static_cast<int>(t.trigger) << '|' << transient_height << '|';
+        for (const Transition::Guard& g : t.simultaneous) k << g.guard << '|' << static_cast<int>(g.trigger) << '|';
         for (const WhenAction& a : t.restart_constraints) k << a.lhs << '=' << a.rhs << ';';
         return k.str();
     }

@@ -73,6 +73,17 @@ struct Transition {
     // passes through (seed 001, section 9); -1 when there is none.
     int contact_mode = -1;
     SourceRange range;
+    // A combined transition (several transitions of `from` that fire at one
+    // instant, taken as one for their joint target; built by the
+    // simulation's derived restart, simulation/combined_restart.h): the
+    // guards of the others. Their root facts hold as well as this one's.
+    // Empty for the transitions enumerate_modes finds.
+    struct Guard {
+        GiNaC::ex guard;
+        std::string guard_text;
+        Trigger trigger = Trigger::State;
+    };
+    std::vector<Guard> simultaneous;
 };
 
 struct ModeSet {

@@ -88,7 +88,7 @@ void dump_verification_stage(const PipelineState& s, std::ostream& out) {
 
 StageOutcome run_simulation(PipelineState& s, const RunOptions& o) {
     try {
-        RestartFunction restart = derived_restart(*s.structure, *s.restarts);
+        RestartFunction restart = derived_restart(*s.structure, *s.restarts, o.mode_change, o.z3);
         CompiledModes compiled;  // both runs share the compiled modes
         s.simulation = std::make_unique<SimulationResult>(
             simulate(*s.flat, *s.modes, *s.structure, o.simulation, restart, &compiled));

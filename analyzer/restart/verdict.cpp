@@ -74,8 +74,12 @@ GiNaC::ex for_display(const GiNaC::ex& e, const Renamer& rename, std::map<std::s
     return m.empty() ? e : e.subs(m, kExactSubs);
 }
 
+// c = 0 is a root fact: a constant multiple of a state guard that fired
+// (any of them, for a combined transition).
 bool implied_by_guard(const GiNaC::ex& c, const Transition& t) {
-    return t.trigger == Transition::Trigger::State && is_constant_multiple(c, t.guard);
+    for (const GiNaC::ex& g : root_guards(t))
+        if (is_constant_multiple(c, g)) return true;
+    return false;
 }
 
 // A restart variable of an array by its model name, without the instant
@@ -104,14 +108,14 @@ std::optional<Good> good_solution(const FlatModel& flat, const TransitionStudy& 
 
 class Deriver {
 public:
-    Deriver(const FlatModel& flat, const ModeSet& modes, const ModeChangeResult& mc, const RescalingStageResult& rs)
-        : flat_(flat), modes_(modes), mc_(mc), rs_(rs) {}
+    Deriver(const FlatModel& flat, const ModeSet& modes) : flat_(flat), modes_(modes) {}
 
-    TransitionRestart run(std::size_t ti) {
-        const TransitionStudy& st = mc_.transitions[ti];
-        const Transition& t = modes_.transitions[ti];
+    // `rescaling`: the rescaling stage's result for this study's arrays, [route][array].
+    TransitionRestart run(const TransitionStudy& st, const std::vector<std::vector<ArrayRescaling>>& rescaling) {
+        rs_ = &rescaling;
+        const Transition& t = modes_.transitions[static_cast<std::size_t>(st.transition)];
         TransitionRestart out;
-        out.transition = static_cast<int>(ti);
+        out.transition = st.transition;
         if (!st.skipped.empty()) {
             out.verdict = Verdict::NotAnalysed;
             out.explanation = "not analysed: " + st.skipped;
@@ -119,7 +123,7 @@ public:
         }
         if (!t.resets.empty()) return supplied(st, t, std::move(out));
         if (static_continuous(st, t, out)) return out;
-        const auto& rts = rs_.arrays[ti];
+        const auto& rts = *rs_;
         const Route& direct = st.routes[0];
         Renamer rename(flat_, direct.normalized.velocity_of);
         if (auto g = good_solution(flat_, st, direct, rts[0])) {
@@ -216,7 +220,8 @@ private:
     // its index-reduced equations). Then every state carries over and the
     // algebraic readouts are whatever the new mode's equations give.
     bool static_continuous(const TransitionStudy& st, const Transition& t, TransitionRestart& out) {
-        if (t.trigger != Transition::Trigger::State || !t.restart_constraints.empty()) return false;
+        const std::vector<GiNaC::ex> guards = root_guards(t);
+        if (guards.empty() || !t.restart_constraints.empty()) return false;
         const Route& direct = st.routes[0];
         const ModeStructure& ps = direct.normalized.previous_structure;
         const ModeStructure& ns = direct.normalized.next_structure;
@@ -255,14 +260,20 @@ private:
                 for (std::size_t k = 0; k < rows[r].size(); ++k) rows[r][k] = GiNaC::normal(rows[r][k] - f * rows[p][k]);
             }
         }
-        GiNaC::ex g = guard_in_states(direct, t);
-        bool any = false;
+        // Each condition left must be one root fact (a combined transition
+        // has one per state guard that fired).
+        std::vector<GiNaC::ex> in_states;
+        for (const GiNaC::ex& guard : guards) in_states.push_back(guard_in_states(direct, guard));
+        std::vector<GiNaC::ex> used;
         for (std::size_t r = 0; r < rows.size(); ++r) {
             if (pivot_row[r]) continue;
             GiNaC::ex cond = rows[r].back();
             if (cond.is_zero()) continue;
-            any = true;
-            if (!is_constant_multiple(cond, g)) return false;
+            auto g = std::find_if(in_states.begin(), in_states.end(),
+                                  [&](const GiNaC::ex& e) { return is_constant_multiple(cond, e); });
+            if (g == in_states.end()) return false;
+            if (std::find_if(used.begin(), used.end(), [&](const GiNaC::ex& e) { return e.is_equal(*g); }) == used.end())
+                used.push_back(*g);
         }
         out.verdict = Verdict::Continuous;
         out.route = 0;
@@ -281,17 +292,20 @@ private:
                                               modes_.modes[static_cast<std::size_t>(t.to)].id));
         carried_conditions(out, direct, t);
         out.conditions.clear();  // implied by the root fact
-        out.explanation = any ? "the new mode's consistency conditions on the carried states follow from the event's "
-                                "root fact " + canonical(for_display(g, rename, pool)) + " = 0"
-                              : "the new mode sets no consistency condition on the carried states";
+        std::vector<std::string> facts;
+        for (const GiNaC::ex& g : used) facts.push_back(canonical(for_display(g, rename, pool)) + " = 0");
+        out.explanation = used.empty() ? "the new mode sets no consistency condition on the carried states"
+                          : fmt::format("the new mode's consistency conditions on the carried states follow from the "
+                                        "event's root fact{} {}",
+                                        used.size() > 1 ? "s" : "", fmt::join(facts, " and "));
         return true;
     }
 
     // The guard with the previous mode's non-state unknowns eliminated by its
     // index-reduced equations (when they are linear in them); 0 if not possible.
-    GiNaC::ex guard_in_states(const Route& route, const Transition& t) {
+    GiNaC::ex guard_in_states(const Route& route, const GiNaC::ex& guard) {
         const ModeStructure& ps = route.normalized.previous_structure;
-        GiNaC::ex g = t.guard;
+        GiNaC::ex g = guard;
         bool needs = false;
         for (const GiNaC::symbol& l : ps.leading)
             if (g.has(l)) needs = true;
@@ -444,7 +458,7 @@ private:
         }
         // Admissible continuations: alternative targets with a good solution.
         std::set<std::string> targets;
-        const auto& rts = rs_.arrays[static_cast<std::size_t>(out.transition)];
+        const auto& rts = *rs_;
         for (std::size_t k = 1; k < st.routes.size(); ++k) {
             const Route& r = st.routes[k];
             if (!r.alternative) continue;
@@ -472,7 +486,7 @@ private:
         const Route& direct = st.routes[0];
         out.route = 0;
         out.route_text = direct.describe(modes_);
-        const auto& rts = rs_.arrays[static_cast<std::size_t>(out.transition)][0];
+        const auto& rts = (*rs_)[0];
         ArrayInput in = route_input(flat_, direct, st);
         std::set<std::string> und, det;
         bool diagnosed = false;
@@ -505,7 +519,7 @@ private:
         out.undetermined.assign(und.begin(), und.end());
         out.determined.assign(det.begin(), det.end());
         carried_conditions(out, direct, t);
-        std::string what = t.trigger == Transition::Trigger::Time
+        std::string what = root_guards(t).empty()
                                ? "the event is triggered by time: it implies no equality on the state"
                                : "no rescaling of the mode-change array is good";
         out.explanation = out.explanation.empty() ? what : what + "; " + out.explanation;
@@ -515,16 +529,19 @@ private:
 private:
     const FlatModel& flat_;
     const ModeSet& modes_;
-    const ModeChangeResult& mc_;
-    const RescalingStageResult& rs_;
+    const std::vector<std::vector<ArrayRescaling>>* rs_ = nullptr;
 };
 
 }  // namespace
 
+TransitionRestart derive_restart(const FlatModel& flat, const ModeSet& modes, const TransitionStudy& study,
+                                 const std::vector<std::vector<ArrayRescaling>>& rescaling) {
+    return Deriver(flat, modes).run(study, rescaling);
+}
+
 RestartStageResult derive_restarts(const FlatModel& flat, const ModeSet& modes, const ModeChangeResult& mc,
                                    const RescalingStageResult& rs) {
     RestartStageResult out;
-    Deriver d(flat, modes, mc, rs);
     // Transitions whose routes have the same content share one derivation
     // (restart constraints name alternative targets: those are not shared).
     std::map<std::string, TransitionRestart> cache;
@@ -547,7 +564,7 @@ RestartStageResult derive_restarts(const FlatModel& flat, const ModeSet& modes, 
                 continue;
             }
         }
-        out.transitions.push_back(d.run(t));
+        out.transitions.push_back(derive_restart(flat, modes, st, rs.arrays[t]));
         if (shareable) cache.emplace(key, out.transitions.back());
     }
     return out;

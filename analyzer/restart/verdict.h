@@ -79,6 +79,14 @@ struct RestartStageResult {
 RestartStageResult derive_restarts(const FlatModel& flat, const ModeSet& modes, const ModeChangeResult& mc,
                                    const RescalingStageResult& rs);
 
+// The restart of one studied transition (study.transition indexes
+// modes.transitions), from the rescaling of its arrays ([route][array], as
+// one transition's entry of RescalingStageResult::arrays). derive_restarts
+// runs it for every transition; the simulation runs it for a combined
+// transition it builds on demand (simulation/combined_restart.h).
+TransitionRestart derive_restart(const FlatModel& flat, const ModeSet& modes, const TransitionStudy& study,
+                                 const std::vector<std::vector<ArrayRescaling>>& rescaling);
+
 void dump_restarts(const FlatModel& flat, const ModeSet& modes, const RestartStageResult& r, std::ostream& out);
 
 // The display name of a restart-system symbol ("der(x)+" -> "vx+" for a
