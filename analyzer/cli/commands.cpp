@@ -1,6 +1,7 @@
 #include "cli/commands.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <ginac/version.h>
 #include <sundials/sundials_config.h>
 #include <z3.h>
@@ -79,6 +80,7 @@ void apply_limits(RunOptions& o, const LimitArgs& l) {
     o.z3.timeout_ms = l.z3_timeout_ms;
     o.z3.max_memory_mb = l.z3_memory_mb;
     o.simulation.max_events = l.max_events;
+    o.simulation.max_event_iterations = l.max_event_iterations;
     o.simulation.max_steps = l.max_steps;
     o.simulation.max_wall_seconds = l.max_sim_seconds;
 }
@@ -480,11 +482,14 @@ Json simulation_to_json(const PipelineState& state, double stop_time) {
     j["end_time"] = r.end_time;
     j["stopped_because"] = std::string(stop_reason_name(r.stopped_because));
     if (r.zeno_time) j["zeno_time"] = *r.zeno_time;
-    Json events = Json::array();
+    // One entry per event instant. A cascade (several restart steps at the
+    // instant) lists them in "steps", and the entry's from/before are the
+    // first step's, its to/after the last one's.
+    std::vector<Json> steps(r.events.size());
     for (std::size_t k = 0; k < r.events.size(); ++k) {
         const EventRecord& e = r.events[k];
         Json je = {{"time", e.time}, {"from", e.from_id}, {"to", e.to_id}, {"verdict", e.verdict},
-                   {"before", values_to_json(e.before)}, {"after", values_to_json(e.after)},
+                   {"guards", e.guards}, {"before", values_to_json(e.before)}, {"after", values_to_json(e.after)},
                    {"message", e.message}};
         if (state.verification)
             for (const EventVerification& ev : state.verification->events) {
@@ -505,11 +510,43 @@ Json simulation_to_json(const PipelineState& state, double stop_time) {
                 if (ev.missing_impact_law) jv["missing_impact_law"] = ev.missing_note;
                 je["verification"] = jv;
             }
-        events.push_back(je);
+        steps[k] = std::move(je);
+    }
+    Json events = Json::array();
+    for (std::size_t k = 0; k < r.events.size();) {
+        std::size_t end = k + 1;
+        while (end < r.events.size() && r.events[end].instant == r.events[k].instant) ++end;
+        Json je;
+        if (end == k + 1) {
+            je = steps[k];
+        } else {
+            std::vector<std::string> verdicts, messages;
+            for (std::size_t s = k; s < end; ++s) {
+                if (std::find(verdicts.begin(), verdicts.end(), r.events[s].verdict) == verdicts.end())
+                    verdicts.push_back(r.events[s].verdict);
+                if (!r.events[s].message.empty()) messages.push_back(r.events[s].message);
+            }
+            je = {{"time", r.events[k].time}, {"from", r.events[k].from_id}, {"to", r.events[end - 1].to_id},
+                  {"verdict", fmt::format("{}", fmt::join(verdicts, ", "))}, {"guards", r.events[k].guards},
+                  {"before", values_to_json(r.events[k].before)}, {"after", values_to_json(r.events[end - 1].after)},
+                  {"message", fmt::format("{}", fmt::join(messages, "; "))}};
+        }
+        if (end > k + 1) {
+            Json list = Json::array();
+            for (std::size_t s = k; s < end; ++s) {
+                Json step = steps[s];
+                step.erase("time");
+                list.push_back(std::move(step));
+            }
+            je["steps"] = std::move(list);
+        }
+        events.push_back(std::move(je));
+        k = end;
     }
     j["events"] = events;
     j["final"] = values_to_json(r.final_values);
     j["final_mode"] = r.final_mode;
+    if (!r.initial_modes.empty()) j["initial_modes"] = r.initial_modes;
     Json segments = Json::array();
     for (const SegmentRecord& sg : r.segments) {
         Json asserts = Json::array();

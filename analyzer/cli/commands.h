@@ -20,6 +20,7 @@ struct LimitArgs {
     unsigned z3_timeout_ms = 10000;             // per Z3 query
     unsigned z3_memory_mb = 2048;               // Z3's memory
     std::size_t max_events = 10000;             // simulation events
+    std::size_t max_event_iterations = 50;      // restarts at one instant; initial modes tried
     long max_steps = 1000000;                   // simulation steps per segment
     double max_sim_seconds = 300;               // simulation wall time
 };

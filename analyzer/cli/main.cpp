@@ -63,6 +63,9 @@ void add_limit_options(CLI::App* app, LimitArgs& l, bool simulation) {
     if (!simulation) return;
     app->add_option("--max-events", l.max_events, "events of the simulation (default 10000)")
         ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 30))->group(g);
+    app->add_option("--max-event-iterations", l.max_event_iterations,
+                    "restarts at one event instant, and modes tried by the initial event iteration (default 50)")
+        ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 20))->group(g);
     app->add_option("--max-steps", l.max_steps, "integration steps per mode segment (default 1000000)")
         ->check(CLI::Range(1L, 1L << 40))->group(g);
     app->add_option("--max-sim-time", l.max_sim_seconds, "seconds of wall time for the simulation (default 300)")

@@ -359,9 +359,9 @@ const GiNaC::symbol& ModeChangeArray::symbol(const ArrayVariable& v) const { ret
 
 std::vector<GiNaC::ex> root_guards(const Transition& t) {
     std::vector<GiNaC::ex> out;
-    if (t.trigger == Transition::Trigger::State) out.push_back(t.guard);
+    if (t.trigger == Transition::Trigger::State && !t.compound) out.push_back(t.guard);
     for (const Transition::Guard& g : t.simultaneous)
-        if (g.trigger == Transition::Trigger::State) out.push_back(g.guard);
+        if (g.trigger == Transition::Trigger::State && !g.compound) out.push_back(g.guard);
     return out;
 }
 

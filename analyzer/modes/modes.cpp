@@ -62,6 +62,8 @@ private:
     std::vector<std::int64_t> mode_values(const State& s) const;
     std::string mode_id(const std::vector<std::int64_t>& values) const;
     bool guard_of(const Condition& c, bool becoming, ex& g, SourceRange where, bool report);
+    // Whether guard_of combines several relations' guards (and/or).
+    bool compound(const Condition& c) const;
     State initial_state();
     // A guard in time (and parameters) only is a time event; any other a state event.
     Transition::Trigger trigger_of(const ex& g) const {
@@ -270,11 +272,48 @@ bool Explorer::guard_of(const Condition& c, bool becoming, ex& g, SourceRange wh
         g = flat_.symbols.time() - c.lhs;
         return true;
     }
+    // `a and b` becomes true when the smaller of their guards crosses zero
+    // upwards, false when the larger of their falling guards does; `or` the
+    // other way round. Every operand needs a guard (a relation, or a
+    // relation-defined Boolean); the event then fires when the whole
+    // condition changes, whichever relation crosses.
+    if ((c.kind == K::And || c.kind == K::Or) && c.operands.size() >= 2) {
+        const bool smaller = (c.kind == K::And) == becoming;
+        ex combined;
+        bool ok = true;
+        for (std::size_t k = 0; k < c.operands.size() && ok; ++k) {
+            ex gk;
+            ok = guard_of(*c.operands[k], becoming, gk, where, false);
+            combined = k == 0 ? gk : (smaller ? ma_min(combined, gk) : ma_max(combined, gk));
+        }
+        if (ok) {
+            g = combined;
+            return true;
+        }
+    }
     if (report)
         sink_.report(rule::modes_unsupported_trigger, where,
-                     fmt::format("the event condition '{}' is not a single relation, a relation-defined Boolean, or "
-                                 "sample(); split it into separate when-clauses",
+                     fmt::format("the event condition '{}' is not a relation, a combination of relations with "
+                                 "and/or/not, a relation-defined Boolean, or sample(); write the part that has no "
+                                 "zero crossing (an equality, a discrete variable) as a separate when-clause",
                                  canonical(flat_, c)));
+    return false;
+}
+
+bool Explorer::compound(const Condition& c) const {
+    if (c.kind == K::Not) return compound(*c.operands[0]);
+    if (c.kind == K::And && c.operands.size() == 2) {  // edge(b)
+        const Condition& a = *c.operands[0];
+        const Condition& b = *c.operands[1];
+        if (a.kind == K::Variable && !a.pre && b.kind == K::Not && b.operands[0]->kind == K::Variable &&
+            b.operands[0]->pre && b.operands[0]->variable == a.variable)
+            return compound(a);
+    }
+    if (c.kind == K::And || c.kind == K::Or) return true;
+    if (c.kind == K::Variable && !c.pre) {
+        auto it = defined_.find(c.variable);
+        if (it != defined_.end()) return compound(*it->second->condition);
+    }
     return false;
 }
 
@@ -613,6 +652,7 @@ ModeSet Explorer::run() {
             tr.when_clause = static_cast<int>(wg.when);
             tr.trigger_index = static_cast<int>(wg.trigger);
             tr.sampled = fw.triggers[wg.trigger]->kind == Condition::Kind::Sample;
+            tr.compound = compound(*fw.triggers[wg.trigger]);
             // A clock reads as itself: its guard is only its first instant.
             if (tr.sampled) tr.guard_text = canonical(flat_, *fw.triggers[wg.trigger]);
             tr.priority = fw.priority;

@@ -64,6 +64,10 @@ struct Transition {
     // the first instant; the simulation moves it on by the interval each
     // time it fires (simulation.h).
     bool sampled = false;
+    // The trigger combines relations with `and`/`or`: g is the min/max of
+    // their guards, so g = 0 at the event says only that one of them is at
+    // zero; it is no root fact of the mode-change array.
+    bool compound = false;
     int relation_definition = -1;      // FlatModel::relation_definitions index
     int priority = 0;                  // elsewhen order within its chain
     std::vector<WhenAction> resets;            // reinit actions (supplied resets)
@@ -82,6 +86,7 @@ struct Transition {
         GiNaC::ex guard;
         std::string guard_text;
         Trigger trigger = Trigger::State;
+        bool compound = false;
     };
     std::vector<Guard> simultaneous;
 };

@@ -11,6 +11,7 @@
 #include "simulation/derived_restart.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include "rule_checks.h"
 
 namespace modeaudit {
@@ -123,8 +124,27 @@ StageOutcome run_simulation(PipelineState& s, const RunOptions& o) {
 void dump_simulation_stage(const PipelineState& s, std::ostream& out) {
     const SimulationResult& r = *s.simulation;
     out << fmt::format("simulation: stopped because {} at t = {:.12g}\n", stop_reason_name(r.stopped_because), r.end_time);
-    for (const EventRecord& e : r.events)
-        out << fmt::format("  event at t = {:.12g}: {} -> {} ({})\n", e.time, e.from_id, e.to_id, e.verdict);
+    if (r.initial_modes.size() > 1)
+        out << fmt::format("  initial event iteration: {}\n", fmt::join(r.initial_modes, " -> "));
+    // One line per event instant; a cascade lists its restart steps.
+    auto step_text = [](const EventRecord& e) {
+        const std::string modes = e.from_id.empty() && e.to_id.empty()
+                                      ? std::string()
+                                      : fmt::format("{} -> {} ", e.from_id, e.to_id);
+        return fmt::format("{}({}) on {}", modes, e.verdict, fmt::join(e.guards, ", "));
+    };
+    for (std::size_t k = 0; k < r.events.size();) {
+        std::size_t end = k + 1;
+        while (end < r.events.size() && r.events[end].instant == r.events[k].instant) ++end;
+        if (end == k + 1) {
+            out << fmt::format("  event at t = {:.12g}: {}\n", r.events[k].time, step_text(r.events[k]));
+        } else {
+            out << fmt::format("  event at t = {:.12g}, a cascade of {} restarts:\n", r.events[k].time, end - k);
+            for (std::size_t i = k; i < end; ++i)
+                out << fmt::format("    step {}: {}\n", i - k + 1, step_text(r.events[i]));
+        }
+        k = end;
+    }
     for (const std::string& m : r.messages) out << "  " << m << "\n";
     if (s.sensitivity.ran)
         out << fmt::format("  sensitivity (rtol {:g}): {}, events move by at most {:.3g}, final values by at most {:.3g}\n",

@@ -463,12 +463,25 @@ std::string left_limits_section(const Json& t, const ReportInput& in) {
     std::string from = string_of(t, "from"), to = string_of(t, "to");
     std::size_t n = 0;
     const Json* first = nullptr;
-    for (const Json& e : array_of(*in.simulation, "events"))
-        if (string_of(e, "from") == from && string_of(e, "to") == to && ++n == 1) first = &e;
+    std::string first_time;
+    // The restart steps (a cascade's steps each; documents without "steps"
+    // list one step per event).
+    for (const Json& e : array_of(*in.simulation, "events")) {
+        const Json& steps = array_of(e, "steps");
+        if (steps.empty()) {
+            if (string_of(e, "from") == from && string_of(e, "to") == to && ++n == 1) first = &e;
+            if (first == &e) first_time = member_text(e, "time");
+            continue;
+        }
+        for (const Json& st : steps)
+            if (string_of(st, "from") == from && string_of(st, "to") == to && ++n == 1) {
+                first = &st;
+                first_time = member_text(e, "time");
+            }
+    }
     if (!first) return out + "The simulation did not take this transition.\n\n";
     out += fmt::format("At the first of {} (t = {}), the left limits and the values the restart gave:\n\n",
-                       plural(n, "event of this transition", "events of this transition"),
-                       md::text(member_text(*first, "time")));
+                       plural(n, "event of this transition", "events of this transition"), md::text(first_time));
     const Json* b = member(*first, "before");
     const Json* a = member(*first, "after");
     return out + values_table(b ? *b : Json::object(), a ? *a : Json::object()) + "\n";
@@ -696,9 +709,29 @@ std::string simulation_section(const ReportInput& in, const PlotPlan* plots,
             out += fmt::format("#### Event {} at t = {}: {} to {}\n\n", ++k,
                                md::text(member_text(e, "time")), md::code(string_of(e, "from")),
                                md::code(string_of(e, "to")));
-            const Json* b = member(e, "before");
-            const Json* a = member(e, "after");
-            out += values_table(b ? *b : Json::object(), a ? *a : Json::object()) + "\n";
+            const Json& steps = array_of(e, "steps");
+            if (steps.size() <= 1) {
+                const Json* b = member(e, "before");
+                const Json* a = member(e, "after");
+                out += values_table(b ? *b : Json::object(), a ? *a : Json::object()) + "\n";
+                continue;
+            }
+            // A cascade: each restart implied the next at the same instant.
+            out += fmt::format("A cascade of {} restarts at one instant: each restart's values make the next "
+                               "guard fire (the event iteration, Modelica 3.6 section 8.6).\n\n",
+                               steps.size());
+            std::size_t i = 0;
+            for (const Json& st : steps) {
+                std::vector<std::string> guards;
+                for (const Json& g : array_of(st, "guards"))
+                    if (g.is_string()) guards.push_back(md::code(g.get<std::string>()));
+                out += fmt::format("Step {}: {} to {} ({}){}\n\n", ++i, md::code(string_of(st, "from")),
+                                   md::code(string_of(st, "to")), md::text(member_text(st, "verdict")),
+                                   guards.empty() ? std::string() : ", guards " + md::join(guards));
+                const Json* b = member(st, "before");
+                const Json* a = member(st, "after");
+                out += values_table(b ? *b : Json::object(), a ? *a : Json::object()) + "\n";
+            }
         }
     }
     if (const Json* fin = member(s, "final"); fin && fin->is_object()) {

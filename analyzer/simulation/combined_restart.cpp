@@ -30,7 +30,7 @@ Transition combine_transitions(const ModeSet& modes, const std::vector<int>& fir
     for (int k : fired) {
         const Transition& t = modes.transitions.at(static_cast<std::size_t>(k));
         MODEAUDIT_ASSERT(t.from == first.from, "simultaneous transitions from different modes");
-        if (&t != &first) out.simultaneous.push_back({t.guard, t.guard_text, t.trigger});
+        if (&t != &first) out.simultaneous.push_back({t.guard, t.guard_text, t.trigger, t.compound});
         if (t.when_clause >= 0 && !clauses.insert(t.when_clause).second) continue;
         out.resets.insert(out.resets.end(), t.resets.begin(), t.resets.end());
         out.restart_constraints.insert(out.restart_constraints.end(), t.restart_constraints.begin(),

@@ -564,13 +564,45 @@ int SimulationDriver::initial_mode_guess() const {
     return 0;
 }
 
+bool SimulationDriver::relation_switch(std::size_t k) const {
+    const int v = modes_.mode_variables[k].variable;
+    if (v < 0) return true;  // a relation used directly as a condition
+    for (const RelationDefinition& rd : flat_.relation_definitions)
+        if (rd.variable == v) return true;
+    return false;
+}
+
+int SimulationDriver::relation_neighbour(int mode, const std::vector<int>& tried) const {
+    const auto& base = modes_.modes[static_cast<std::size_t>(mode)].values;
+    int best = -1;
+    std::size_t best_distance = 0;
+    for (std::size_t m = 0; m < modes_.modes.size(); ++m) {
+        const Mode& candidate = modes_.modes[m];
+        if (candidate.transient_only || std::find(tried.begin(), tried.end(), static_cast<int>(m)) != tried.end())
+            continue;
+        std::size_t distance = 0;
+        bool allowed = true;
+        for (std::size_t k = 0; k < base.size() && allowed; ++k) {
+            if (candidate.values[k] == base[k]) continue;
+            allowed = relation_switch(k);
+            ++distance;
+        }
+        if (allowed && (best < 0 || distance < best_distance)) {
+            best = static_cast<int>(m);
+            best_distance = distance;
+        }
+    }
+    return best;
+}
+
 bool SimulationDriver::initialize() {
     const double t0 = o_.start_time;
     int mode = initial_mode_guess();
     // The initial equations hold in whichever mode the iteration settles in;
     // a start mode chosen by the caller starts from its given values.
     const bool with_initial = o_.start_mode == 0;
-    std::vector<int> tried;
+    std::vector<int> tried, failed;
+    std::string first_failure;
     auto tried_text = [&] {
         std::vector<std::string> ids;
         for (int m : tried) ids.push_back("'" + modes_.modes[static_cast<std::size_t>(m)].id + "'");
@@ -591,9 +623,22 @@ bool SimulationDriver::initialize() {
         std::string why;
         if (!initial_values(flat_, st_.modes.at(static_cast<std::size_t>(mode)), *sys_, with_initial, t0,
                             o_.initial_values, x_, y_, why)) {
+            // No consistent values in this mode (an inductor's current with
+            // every diode of its path blocking): the relation-defined
+            // switches are part of the initial system (a mixed system), so
+            // the nearest mode that differs in those alone is tried next.
+            failed.push_back(mode);
+            if (first_failure.empty()) first_failure = fmt::format("in mode '{}': {}", sys_->mode_id(), why);
+            const int next = tried.size() < o_.max_event_iterations ? relation_neighbour(mode, tried) : -1;
+            if (next >= 0) {
+                mode = next;
+                continue;
+            }
             stop(StopReason::SolverFailure,
-                 "initialization: " + why +
-                     (tried.size() > 1 ? fmt::format(" (the initial event iteration tried the modes {})", tried_text())
+                 "initialization: " + (tried.size() > 1 ? first_failure : why) +
+                     (tried.size() > 1 ? fmt::format(" (the initial event iteration tried the modes {}, none with "
+                                                     "consistent initial values whose relations hold)",
+                                                     tried_text())
                                        : std::string()));
             return false;
         }
@@ -624,6 +669,15 @@ bool SimulationDriver::initialize() {
             stop(StopReason::SolverFailure,
                  fmt::format("initialization: in mode '{}' the relations {} do not hold at the initial values, and {}",
                              sys_->mode_id(), fmt::join(guards, ", "), why));
+            return false;
+        }
+        if (std::find(failed.begin(), failed.end(), to) != failed.end()) {
+            tried.push_back(to);
+            stop(StopReason::SolverFailure,
+                 fmt::format("initialization: in mode '{}' the relations {} do not hold at the initial values, and the "
+                             "mode they imply has no consistent initial values (the initial event iteration tried the "
+                             "modes {}; {})",
+                             sys_->mode_id(), fmt::join(guards, ", "), tried_text(), first_failure));
             return false;
         }
         if (std::find(tried.begin(), tried.end(), to) != tried.end()) {

@@ -92,6 +92,12 @@ private:
     double guard_rate(std::size_t g, double t, const std::vector<double>& xdot) const;
     // The mode the initialization starts from (initialize, driver.cpp).
     int initial_mode_guess() const;
+    // Whether mode variable k is a relation-defined switch (off = s < 0, or
+    // a relation used as a condition); the mode nearest to `mode` (fewest
+    // such switches changed, then mode order) that differs from it in those
+    // alone and is not in `tried`; -1 when there is none.
+    bool relation_switch(std::size_t k) const;
+    int relation_neighbour(int mode, const std::vector<int>& tried) const;
     // The one tolerance rule of mode boundaries (simulation.h): a guard or
     // assert margin within this of zero at (x, y) is at its boundary.
     double boundary_tolerance(const std::vector<double>& x, const std::vector<double>& y) const;

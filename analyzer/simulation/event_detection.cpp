@@ -188,7 +188,10 @@ CrossingResult first_upward_crossing(const StatePolynomial& p, const StateFuncti
             if (v.upper() < -options.zero_tolerance) res.armed = true;
             continue;
         }
-        if (!unsure && v.lower() > 0 && !res.armed) continue;  // positive while disarmed: no upward crossing
+        // Disarmed and nowhere below -zero_tolerance (positive, or resting
+        // on the surface as a contact gap that stays closed): it can neither
+        // arm nor cross here.
+        if (!unsure && !res.armed && v.lower() >= -options.zero_tolerance) continue;
         if (!unsure && v.lower() > 0 && res.armed) {
             // Armed (negative just before lo) and positive on all of [lo, hi].
             res.found = true;

@@ -1,6 +1,7 @@
-// A when-condition that combines two relations with `and`: no single guard.
+// A when-condition that combines a relation with an inequality test of
+// continuous quantities (`<>`), which has no zero crossing to locate.
 // status: flawed
-// expect: modes-unsupported-trigger at 11:8 "not a single relation"
+// expect: modes-unsupported-trigger at 12:8 "not a relation, a combination of relations"
 model AndTrigger
   Real x(start = 0, fixed = true);
   Real y(start = 0, fixed = true);
@@ -8,7 +9,7 @@ model AndTrigger
 equation
   der(x) = 1;
   der(y) = 2;
-  when x > 1 and y > 1.5 then
+  when x > 1 and y <> 1.5 then
     hit = true;
   end when;
 end AndTrigger;
