@@ -345,6 +345,15 @@ SimulationDriver::SegmentEnd SimulationDriver::integrate_segment() {
     seg.max_drift = sys->constraint_residual(t, x.data());
     sample(t, x);
     std::vector<bool> armed, on_surface;
+    // Grazing is reported for a guard once it has left its surface: one at
+    // zero at the restart that opened the segment stays near zero for a
+    // while, which is no touch. It has left once a step ends with it below
+    // -boundary_tolerance (so a touch within the first step after leaving
+    // the surface goes unreported).
+    std::vector<bool> grazed(sys->guards().size(), false), departed(sys->guards().size(), true);
+    const double surface = boundary_tolerance(x, y);
+    for (std::size_t g = 0; g < sys->guards().size(); ++g)
+        departed[g] = !(std::fabs(sys->guard_value(g, t, x.data())) <= surface);
     // A sample() instant at the segment's start (the start time itself,
     // or an instant shared with the event that opened the segment) fires
     // at once, before integrating.
@@ -433,11 +442,22 @@ SimulationDriver::SegmentEnd SimulationDriver::integrate_segment() {
                     sim::first_upward_crossing(p, sys->guard_function(g), p.t0, p.t1, armed[g], co, work_);
                 seg.event_search_enclosures += r.enclosures;
                 armed[g] = r.armed;
+                if (!r.found && !std::isnan(r.first_touch) && departed[g] && !grazed[g]) {
+                    grazed[g] = true;
+                    const int tr = sys->guards()[g].transition;
+                    result_.grazes.push_back({r.first_touch, tr, sys->guards()[g].text, sys->mode_id(),
+                                              modes_.transitions[static_cast<std::size_t>(tr)].range});
+                }
                 if (r.exhausted)
                     result_.messages.push_back(fmt::format(
                         "event search for guard {} gave up in [{:.12g}, {:.12g}] (work limit): crossings there may be missed",
                         sys->guards()[g].text, p.t0, p.t1));
                 if (r.found) crossings.emplace_back(r.time, g);
+                if (!departed[g]) {
+                    surface_x_.resize(p.n);
+                    p.value(p.t1, surface_x_.data());
+                    departed[g] = sys->guard_value(g, p.t1, surface_x_.data()) < -surface;
+                }
             }
             if (crossings.empty() && std::find(on_surface.begin(), on_surface.end(), true) != on_surface.end()) {
                 std::vector<double>& end = surface_x_;

@@ -218,7 +218,10 @@ CrossingResult first_upward_crossing(const StatePolynomial& p, const StateFuncti
             res.time = locate(g, lo, mid);
             return res;
         }
-        ++res.touches;  // near zero, never positive: a tangency (or a window below the tolerance)
+        // Near zero, never positive: a tangency (or a window below the
+        // tolerance).
+        ++res.touches;
+        if (std::isnan(res.first_touch)) res.first_touch = lo;
     }
     return res;
 }

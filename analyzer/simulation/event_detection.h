@@ -35,6 +35,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <limits>
 #include <utility>
 #include <vector>
 
@@ -123,6 +124,8 @@ struct CrossingResult {
     double time = 0;            // the earliest crossing, to a few ulps (g(time) > 0 on the interpolant)
     bool armed = false;         // the guard's armed state at the end of the searched range
     std::size_t touches = 0;    // unresolved sub-intervals where g came near 0 without crossing
+    // The earliest of them (its start); NaN when there is none.
+    double first_touch = std::numeric_limits<double>::quiet_NaN();
     std::size_t enclosures = 0; // interval evaluations made
     bool exhausted = false;     // stopped by max_enclosures (the result is then not guaranteed)
 };

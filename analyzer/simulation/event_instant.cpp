@@ -236,6 +236,7 @@ bool SimulationDriver::handle_instant(double t_e, std::vector<std::size_t> fired
                 cycle.push_back("'" + modes_.modes[static_cast<std::size_t>(visited[j].first)].id + "'");
             cycle.push_back("'" + sys_->mode_id() + "'");
             result_.chattering = true;
+            result_.chattering_cycle = fmt::format("{}", fmt::join(cycle, " -> "));
             result_.zeno_time = t_e;
             stop(StopReason::Zeno,
                  fmt::format("chattering at t = {:.12g}: the event iteration cycles through the modes {} without time "

@@ -220,7 +220,22 @@ struct SimulationResult {
     // of the new mode already crosses zero (a sliding motion), not a
     // geometric accumulation of events.
     bool chattering = false;
+    // Chattering seen by the event iteration: a mode repeated with the same
+    // states at one instant; the modes of the cycle ("'a' -> 'b' -> 'a'").
+    // Empty for the other kind (a guard crossing again as soon as time
+    // advances after the last switch).
+    std::string chattering_cycle;
     std::vector<EventRecord> events;        // restart steps, in order
+    // Grazing: a guard that came to zero without crossing (a tangency such
+    // as -(x - a)^2): no event fires (event_detection.h); each is reported
+    // (sim-grazing-guard), the first per guard and segment.
+    struct Graze {
+        double time = 0;
+        int transition = -1;                // ModeSet::transitions
+        std::string guard, mode_id;
+        SourceRange range;                  // the transition's
+    };
+    std::vector<Graze> grazes;
     // The modes the initial event iteration entered, the last being the
     // initial mode (one mode when its relations held at once).
     std::vector<std::string> initial_modes;

@@ -699,7 +699,8 @@ NewtonResult newton(const std::vector<GiNaC::ex>& equations, const std::vector<G
             for (auto it = e.preorder_begin(); it != e.preorder_end(); ++it)
                 if (GiNaC::is_a<GiNaC::symbol>(*it) && !known.count(*it)) {
                     result.message = "equation " + std::to_string(i) + " contains the symbol " +
-                                     show(*it) + ", which is neither an unknown nor a parameter";
+                                     show(*it) + ", which is neither an unknown nor a parameter with a value (a parameter declared without one "
+                                     "leaves the equation undetermined)";
                     return result;
                 }
             sys.f.push_back(e);

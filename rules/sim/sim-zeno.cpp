@@ -1,8 +1,9 @@
 // Rule sim-zeno: the event times of the reference simulation accumulate
 // (their spacings shrink geometrically, seed 004's bouncing ball); the run
 // stops near the estimated accumulation time instead of grinding on. The
-// same rule, with its own message, reports chattering (a relay without
-// hysteresis: the modes would switch back and forth at once).
+// same rule, with its own messages, reports chattering: a guard crossing
+// again as soon as time advances after a switch (a relay without
+// hysteresis), or the event iteration cycling through modes at one instant.
 #include <fmt/format.h>
 
 #include "rule_checks.h"
@@ -11,6 +12,16 @@ namespace modeaudit {
 
 void check_sim_zeno(const FlatModel& flat, const SimulationResult& r, DiagnosticSink& sink) {
     if (r.stopped_because != StopReason::Zeno) return;
+    if (r.chattering && !r.chattering_cycle.empty()) {
+        sink.report(rule::sim_zeno, flat.range,
+                    fmt::format("the modes chatter: at t = {:.12g} the event iteration cycles through the modes {} "
+                                "without time advancing (each restart makes a guard of the new mode fire, both modes' "
+                                "flows pointing across the switching surface)",
+                                r.zeno_time.value_or(r.end_time), r.chattering_cycle),
+                    {"the model needs the motion on the switching surface (a sliding mode with its own equations), "
+                     "or hysteresis between the guards"});
+        return;
+    }
     if (r.chattering) {
         sink.report(rule::sim_zeno, flat.range,
                     fmt::format("the modes chatter: right after the event at t = {:.12g} the new mode's guard is "

@@ -703,7 +703,11 @@ end Touch;)";
     SimulationResult touch = run("0");
     EXPECT_EQ(touch.stopped_because, StopReason::StopTime);
     EXPECT_TRUE(touch.events.empty());
+    // Not silent: the touch is recorded with its instant (sim-grazing-guard).
+    ASSERT_EQ(touch.grazes.size(), 1u);
+    EXPECT_NEAR(touch.grazes[0].time, 0.5, 1e-9);
     SimulationResult cross = run("1e-6");
+    EXPECT_TRUE(cross.grazes.empty());
     ASSERT_EQ(cross.events.size(), 1u);
     EXPECT_NEAR(cross.events[0].time, 0.5 - 1e-3, 1e-9);
 }
