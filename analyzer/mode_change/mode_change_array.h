@@ -34,6 +34,7 @@
 #include <vector>
 
 #include "flatten/flat_model.h"
+#include "mode_change/entailment.h"
 #include "modes/modes.h"
 #include "structure/structure.h"
 
@@ -57,6 +58,8 @@ struct ArrayEquation {
     int order = 0;        // Model: j, how often the row is differentiated
     int instant = 0;      // Model: k
     bool fact = false;    // removed: a root fact or a definition of previous-mode data
+    std::string fact_note;      // why it is a fact
+    GiNaC::ex fact_residual;    // a checked fact: its residual at the data (eps = 0, left limits)
     bool enabled = false;
     bool common = false;  // Model: a copy of a row common to the previous mode
 };
@@ -87,6 +90,12 @@ struct ArrayInput {
     // Variables eliminated by normalize_first_order (v = der(x)); restart
     // constraints still name them.
     const std::map<int, int>* velocity_of = nullptr;
+    // The canonical formulation's substitution (normalize.h), applied to
+    // the guards; null: none.
+    const GiNaC::exmap* substitution = nullptr;
+    // Variables it resolved that are states of the new mode as written,
+    // with their values (normalize.h); null: none.
+    const std::vector<std::pair<int, GiNaC::ex>>* resolved_states = nullptr;
     // A cascade: the transient mode whose equations fill the head instants.
     const Mode* transient = nullptr;
     const ModeStructure* transient_structure = nullptr;
@@ -99,6 +108,18 @@ ModeChangeArray build_mode_change_array(const ArrayInput& in, int height);
 // others that fired with it (Transition::simultaneous). A time event's
 // guard implies nothing on the state.
 std::vector<GiNaC::ex> root_guards(const Transition& t);
+// The same in the canonical formulation of the input's modes.
+std::vector<GiNaC::ex> canonical_root_guards(const ArrayInput& in);
+
+// Whether r = 0, an expression over the previous mode's quantities at the
+// event (left limits, canonical formulation), follows from the previous
+// mode's completed equations and the root facts (entailment.h). `used`
+// names the equations combined.
+struct EventEntailment {
+    bool holds = false;
+    std::vector<std::string> used;
+};
+EventEntailment holds_at_event(const ArrayInput& in, const GiNaC::ex& r);
 
 // Whether array variable j is a restart variable: a dependent tail copy
 // v^(m)@K of a state of the new mode (m < d_v).
