@@ -324,29 +324,6 @@ void Builder::run(int K) {
             e.enabled = false;
             continue;
         }
-        if (e.kind == ArrayEquation::Kind::Model && e.row >= 0 && e.instant >= 1 && !cascade) {
-            // A constraint that persists across the switch (common to both
-            // modes, differentiated c_f times in each) has its copies
-            // f^(j)@k - f^(j)@(k-1) - eps*f^(j+1)@(k-1) = a sum of Euler
-            // identities when f is linear: with the earlier copies in the
-            // array (facts or enabled), f^(j)@k adds nothing but a second
-            // relation on the same variables, and the matching fails (a
-            // contact that stays closed while another closes). It is a
-            // fact, checked by that identity.
-            auto lo = model_row.find({e.row, e.order, e.instant - 1});
-            auto hi = model_row.find({e.row, e.order + 1, e.instant - 1});
-            if (lo != model_row.end() && hi != model_row.end()) {
-                const ArrayEquation& l = a_.equations[lo->second];
-                const ArrayEquation& h = a_.equations[hi->second];
-                if ((l.fact || l.enabled) && (h.fact || h.enabled) &&
-                    follows_by_euler(e.residual - l.residual - a_.eps * h.residual)) {
-                    e.fact = true;
-                    e.fact_note = fmt::format("follows from {} and {} by the Euler identities", l.name, h.name);
-                    e.enabled = false;
-                    continue;
-                }
-            }
-        }
         bool only_data = true;
         for (const ArrayVariable& v : variables_of(e.residual))
             if (!data_.count(v)) only_data = false;
@@ -375,6 +352,27 @@ void Builder::run(int K) {
         } else {
             e.fact = only_data;  // a definition of previous-mode data, e.g. x@1 = x + eps*der(x)
             if (e.fact) e.fact_note = "defines previous-mode data";
+        }
+        if (!e.fact && e.kind == ArrayEquation::Kind::Model && e.row >= 0 && e.instant >= 1 && !cascade) {
+            // A constraint that persists across the switch (common to both
+            // modes, differentiated c_f times in each) has its copies
+            // f^(j)@k - f^(j)@(k-1) - eps*f^(j+1)@(k-1) = a sum of Euler
+            // identities when f is linear: with the earlier copies in the
+            // array (facts or enabled), f^(j)@k adds nothing but a second
+            // relation on the same variables, and the matching fails (a
+            // contact that stays closed while another closes). It is a
+            // fact, checked by that identity.
+            auto lo = model_row.find({e.row, e.order, e.instant - 1});
+            auto hi = model_row.find({e.row, e.order + 1, e.instant - 1});
+            if (lo != model_row.end() && hi != model_row.end()) {
+                const ArrayEquation& l = a_.equations[lo->second];
+                const ArrayEquation& h = a_.equations[hi->second];
+                if ((l.fact || l.enabled) && (h.fact || h.enabled) &&
+                    follows_by_euler(e.residual - l.residual - a_.eps * h.residual)) {
+                    e.fact = true;
+                    e.fact_note = fmt::format("follows from {} and {} by the Euler identities", l.name, h.name);
+                }
+            }
         }
         if (e.fact) e.enabled = false;
     }
