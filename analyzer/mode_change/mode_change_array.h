@@ -8,10 +8,18 @@
 // completed new-mode equations f^(j), 0 <= j <= c_f, snapshot at instants
 // 0..K (variables v^(m)@k), closed by chain Euler identities
 // x = eps^-n * sum_i (-1)^i C(n,i) z@(-i) between variables of the same base
-// variable and total degree m + k. Variables the previous mode fixes
-// (Xprev: v^(m)@k with m + k < d^-_v) are data; shifts of the guard
-// (root facts, Lemma 3) and Euler identities among data only are facts and
-// are removed. Tail equations (instant K), Euler identities and equations
+// variable and total degree m + k, for the derivative orders the modes'
+// own equations use (issue 17: a derivative that only index reduction
+// brings, der(u) of an algebraic u, gets no identity). Variables the
+// previous mode fixes (Xprev: v^(m)@k with m + k < d^-_v) are data. Facts
+// are removed: shifts of the canonical guard (root facts, Lemma 3, modulo
+// constant factors), Euler identities among data only, every other row
+// over data only that the previous mode and the root facts entail at the
+// data (entailment.h), and a later copy f^(j)@k of a constraint that
+// persists across the switch when its earlier copies f^(j)@(k-1),
+// f^(j+1)@(k-1) (facts or enabled) and the Euler identities give it
+// exactly (a second relation on the same variables would leave a row
+// unmatched). The array's variables are those of its enabled rows. Tail equations (instant K), Euler identities and equations
 // common to both modes are enabled, the others disabled. Restart
 // constraints of the transition (input-language extension 1, the set T of
 // seed 001 section 9) join the tail: pre(v) is the previous-mode value at
