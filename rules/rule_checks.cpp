@@ -40,6 +40,7 @@ void run_restart_checks(const FlatModel& flat, const ModeSet& modes, const Resta
                         DiagnosticSink& sink) {
     std::size_t from = sink.size();
     check_restart_undetermined(flat, modes, restarts, sink);
+    check_restart_position_jump(flat, modes, restarts, sink);
     check_restart_inconsistent(flat, modes, restarts, sink);
     check_restart_unsupported_nonlinear(flat, modes, restarts, sink);
     check_restart_impulsive(flat, modes, restarts, sink);

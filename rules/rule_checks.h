@@ -22,6 +22,8 @@ void check_modes_unbalanced(const FlatModel& flat, const ModeSet& modes, Diagnos
 // rules/restart/*.cpp
 void check_restart_undetermined(const FlatModel& flat, const ModeSet& modes, const RestartStageResult& r,
                                 DiagnosticSink& sink);
+void check_restart_position_jump(const FlatModel& flat, const ModeSet& modes, const RestartStageResult& r,
+                                 DiagnosticSink& sink);
 void check_restart_inconsistent(const FlatModel& flat, const ModeSet& modes, const RestartStageResult& r,
                                 DiagnosticSink& sink);
 void check_restart_unsupported_nonlinear(const FlatModel& flat, const ModeSet& modes, const RestartStageResult& r,

@@ -3,12 +3,14 @@
 #include "flatten/expression_limits.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <functional>
 #include <set>
 
 #include "common/internal_error.h"
+#include "flatten/flattener.h"
 
 namespace modeaudit {
 
@@ -36,6 +38,24 @@ public:
         for (std::size_t j = 0; j < in.next->unknowns.size(); ++j) unknown_col_[in.next->unknowns[j]] = static_cast<int>(j);
         if (in.transient)
             for (int v : in.transient->unknowns) unknown_col_.emplace(v, -1);
+        // The derivative orders the modes' own equations use (before index
+        // reduction): the Euler closure relates only these.
+        for (const Mode* m : {in.previous, in.next, in.transient}) {
+            if (!m) continue;
+            for (const ModeEquation& e : m->equations)
+                for (GiNaC::const_preorder_iterator it = e.residual.preorder_begin(); it != e.residual.preorder_end(); ++it) {
+                    if (!GiNaC::is_a<GiNaC::symbol>(*it)) continue;
+                    auto mm = flat_.symbols.meaning(GiNaC::ex_to<GiNaC::symbol>(*it));
+                    if (mm && mm->role == SymbolTable::Meaning::Role::Derivative)
+                        model_order_[mm->index] = std::max(model_order_[mm->index], mm->order);
+                }
+        }
+        if (in.velocity_of)
+            for (const auto& [v, x] : *in.velocity_of) model_order_[x] = std::max(model_order_[x], 1);
+    }
+    int model_order(int variable) const {
+        auto it = model_order_.find(variable);
+        return it == model_order_.end() ? 0 : it->second;
     }
 
     const GiNaC::symbol& sym(const ArrayVariable& v) {
@@ -86,6 +106,31 @@ public:
 
     void run(int K);
 
+    // Whether `d` vanishes once every Euler identity of the array is solved
+    // for its latest variable (z@(k+n) in terms of z@k.. and the derivative).
+    bool follows_by_euler(const ex& d) {
+        GiNaC::exmap latest;
+        for (const ArrayEquation& e : a_.equations) {
+            if (e.kind != ArrayEquation::Kind::Euler) continue;
+            ArrayVariable top{-1, 0, -1000000};
+            for (const ArrayVariable& v : variables_of(e.residual))
+                if (v.instant > top.instant) top = v;
+            if (top.variable < 0) continue;
+            const GiNaC::symbol& z = sym(top);
+            ex r = checked_expand(e.residual);
+            ex a = r.coeff(z, 1);
+            if (r.degree(z) != 1 || a.is_zero()) continue;
+            latest[z] = checked_expand(-(r - a * z) / a);
+        }
+        ex out = checked_expand(d);
+        for (std::size_t round = 0; round <= a_.equations.size() && !out.is_zero(); ++round) {
+            ex next = checked_expand(out.subs(latest, kExactSubs));
+            if (next.is_equal(out)) break;
+            out = next;
+        }
+        return checked_expand(GiNaC::normal(out)).is_zero();
+    }
+
 private:
     const ArrayInput& in_;
     ModeChangeArray& a_;
@@ -93,6 +138,7 @@ private:
     std::map<int, int> unknown_col_;
     std::map<std::string, ArrayVariable> by_name_;
     std::set<ArrayVariable> data_;  // previous-mode data (see run)
+    std::map<int, int> model_order_;
 };
 
 // The completed system of a mode by row: f, f', ..., f^(c_f).
@@ -184,7 +230,17 @@ void Builder::run(int K) {
         std::set<ArrayVariable> present;
         for (const ArrayEquation& e : a_.equations)
             for (const ArrayVariable& v : variables_of(e.residual)) present.insert(v);
-        for (const ArrayVariable& v : present) classes[{v.variable, v.order + v.instant}].push_back({v.order, v.instant});
+        // Only derivative orders the modes' equations use (issue 17, item 2):
+        // a derivative that only index reduction brings (der(u) where the
+        // new mode's u = 0 is differentiated, u algebraic in the model) is
+        // fixed by the differentiated equations themselves, and an identity
+        // tying it to u at the next instant would be a second, redundant
+        // relation (u@1 - u@0 = eps*der(u) already follows from the
+        // differentiated row and the identities of the states it is made
+        // of), which leaves one enabled row unmatched.
+        for (const ArrayVariable& v : present)
+            if (v.order <= model_order(v.variable))
+                classes[{v.variable, v.order + v.instant}].push_back({v.order, v.instant});
         for (auto& [key, members] : classes) {
             std::sort(members.begin(), members.end(), std::greater<>());
             for (std::size_t i = 0; i + 1 < members.size(); ++i) {
@@ -243,7 +299,7 @@ void Builder::run(int K) {
     // (Lemma 3); for a combined transition, of every state guard that fired.
     // A time event implies nothing.
     std::vector<ex> root_shifts;
-    for (const ex& guard : root_guards(*in_.transition)) {
+    for (const ex& guard : canonical_root_guards(in_)) {
         std::vector<ArrayVariable> gvars = variables_of(guard);
         for (int k = 0; !gvars.empty() && k <= K; ++k) {
             bool all_data = true;
@@ -253,33 +309,80 @@ void Builder::run(int K) {
             root_shifts.push_back(shift(guard, k));
         }
     }
-    for (std::size_t ei : defining) a_.equations[ei].fact = true;
+    for (std::size_t ei : defining) {
+        a_.equations[ei].fact = true;
+        a_.equations[ei].fact_note = "defines previous-mode data";
+    }
+    // Later copies of a row that the earlier ones already give (see below).
+    std::map<std::tuple<int, int, int>, std::size_t> model_row;  // (row, order, instant) -> equation
+    if (!cascade)
+        for (std::size_t ei = 0; ei < a_.equations.size(); ++ei)
+            if (a_.equations[ei].kind == ArrayEquation::Kind::Model && a_.equations[ei].row >= 0)
+                model_row[{a_.equations[ei].row, a_.equations[ei].order, a_.equations[ei].instant}] = ei;
     for (ArrayEquation& e : a_.equations) {
         if (e.fact) {
             e.enabled = false;
             continue;
         }
+        bool only_data = true;
+        for (const ArrayVariable& v : variables_of(e.residual))
+            if (!data_.count(v)) only_data = false;
         if (e.kind == ArrayEquation::Kind::Model) {
             for (const ex& g : root_shifts)
-                if (checked_expand(e.residual - g).is_zero() || checked_expand(e.residual + g).is_zero()) e.fact = true;
-            if (e.instant == 0 && e.common) {
-                // Held on the previous trajectory when it involves previous-mode data only.
-                bool only_data = true;
+                if (is_constant_multiple(e.residual, g)) e.fact = true, e.fact_note = "a root fact";
+            if (!e.fact && e.instant == 0 && e.common && only_data)
+                e.fact = true, e.fact_note = "holds on the previous trajectory";
+            if (!e.fact && only_data && e.row >= 0) {
+                // Issue 17, item 3: a row over data only is a fact when the
+                // previous mode and the root facts entail it at the data
+                // (every datum at its left limit, eps = 0); its residual
+                // there is kept as the check.
+                GiNaC::exmap at_left;
                 for (const ArrayVariable& v : variables_of(e.residual))
-                    if (!data_.count(v)) only_data = false;
-                if (only_data) e.fact = true;
+                    if (v.instant != 0) at_left[sym(v)] = sym({v.variable, v.order, 0});
+                ex r0 = checked_expand(e.residual.subs(at_left, kExactSubs));
+                EventEntailment why = holds_at_event(in_, r0);
+                if (why.holds) {
+                    e.fact = true;
+                    e.fact_residual = r0;
+                    e.fact_note = why.used.empty() ? "vanishes at the data"
+                                                   : "entailed at the data by " + fmt::format("{}", fmt::join(why.used, " and "));
+                }
             }
         } else {
-            bool only_data = true;
-            for (const ArrayVariable& v : variables_of(e.residual))
-                if (!data_.count(v)) only_data = false;
             e.fact = only_data;  // a definition of previous-mode data, e.g. x@1 = x + eps*der(x)
+            if (e.fact) e.fact_note = "defines previous-mode data";
+        }
+        if (!e.fact && e.kind == ArrayEquation::Kind::Model && e.row >= 0 && e.instant >= 1 && !cascade) {
+            // A constraint that persists across the switch (common to both
+            // modes, differentiated c_f times in each) has its copies
+            // f^(j)@k - f^(j)@(k-1) - eps*f^(j+1)@(k-1) = a sum of Euler
+            // identities when f is linear: with the earlier copies in the
+            // array (facts or enabled), f^(j)@k adds nothing but a second
+            // relation on the same variables, and the matching fails (a
+            // contact that stays closed while another closes). It is a
+            // fact, checked by that identity.
+            auto lo = model_row.find({e.row, e.order, e.instant - 1});
+            auto hi = model_row.find({e.row, e.order + 1, e.instant - 1});
+            if (lo != model_row.end() && hi != model_row.end()) {
+                const ArrayEquation& l = a_.equations[lo->second];
+                const ArrayEquation& h = a_.equations[hi->second];
+                if ((l.fact || l.enabled) && (h.fact || h.enabled) &&
+                    follows_by_euler(e.residual - l.residual - a_.eps * h.residual)) {
+                    e.fact = true;
+                    e.fact_note = fmt::format("follows from {} and {} by the Euler identities", l.name, h.name);
+                }
+            }
         }
         if (e.fact) e.enabled = false;
     }
+    // The array's variables are those of its enabled equations: a variable
+    // that only disabled rows mention (s in a switch written
+    // `i = s*(if closed then 1 else Goff)`, at a head instant) is erased
+    // with them by Procedure 1 and is nothing the restart must determine.
     std::set<ArrayVariable> present;
     for (const ArrayEquation& e : a_.equations)
-        if (!e.fact)
+        if (e.enabled)
             for (const ArrayVariable& v : variables_of(e.residual)) present.insert(v);
     a_.variables.assign(present.begin(), present.end());
     for (const ArrayVariable& v : a_.variables) a_.dependent.push_back(!data_.count(v));
@@ -291,7 +394,7 @@ void Builder::run(int K) {
     const std::size_t ne = a_.equations.size(), nv = a_.variables.size();
     std::vector<std::vector<int>> adj(ne);
     for (std::size_t i = 0; i < ne; ++i) {
-        if (a_.equations[i].fact) continue;
+        if (!a_.equations[i].enabled) continue;
         for (const ArrayVariable& v : variables_of(a_.equations[i].residual)) {
             int j = col_of.at(v);
             if (a_.dependent[static_cast<std::size_t>(j)]) adj[i].push_back(j);
@@ -362,6 +465,41 @@ std::vector<GiNaC::ex> root_guards(const Transition& t) {
     if (t.trigger == Transition::Trigger::State && !t.compound) out.push_back(t.guard);
     for (const Transition::Guard& g : t.simultaneous)
         if (g.trigger == Transition::Trigger::State && !g.compound) out.push_back(g.guard);
+    return out;
+}
+
+std::vector<GiNaC::ex> canonical_root_guards(const ArrayInput& in) {
+    std::vector<GiNaC::ex> out;
+    for (const GiNaC::ex& g : root_guards(*in.transition))
+        out.push_back(in.substitution && !in.substitution->empty() ? checked_expand(g.subs(*in.substitution, kExactSubs))
+                                                                  : g);
+    return out;
+}
+
+EventEntailment holds_at_event(const ArrayInput& in, const GiNaC::ex& r) {
+    std::vector<GiNaC::ex> basis;
+    std::vector<std::string> names;
+    auto add = [&](const std::vector<CompletedEquation>& eqs) {
+        for (const CompletedEquation& c : eqs) {
+            basis.push_back(c.residual);
+            names.push_back(canonical(c.residual) + " = 0 (previous mode)");
+        }
+    };
+    add(in.previous_structure->consistency);
+    add(in.previous_structure->reduced);
+    for (const GiNaC::ex& g : canonical_root_guards(in)) {
+        basis.push_back(g);
+        names.push_back(canonical(g) + " = 0 (root fact)");
+    }
+    const FlatModel& flat = *in.flat;
+    auto is_variable = [&](const GiNaC::symbol& s) {
+        if (auto m = flat.symbols.meaning(s)) return m->role != SymbolTable::Meaning::Role::Condition;
+        return s.get_name().find('@') != std::string::npos;  // an array variable at a later instant
+    };
+    Entailment e = entailed(r, basis, is_variable);
+    EventEntailment out;
+    out.holds = e.holds;
+    for (int k : e.used) out.used.push_back(names[static_cast<std::size_t>(k)]);
     return out;
 }
 

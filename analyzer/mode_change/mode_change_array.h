@@ -8,10 +8,18 @@
 // completed new-mode equations f^(j), 0 <= j <= c_f, snapshot at instants
 // 0..K (variables v^(m)@k), closed by chain Euler identities
 // x = eps^-n * sum_i (-1)^i C(n,i) z@(-i) between variables of the same base
-// variable and total degree m + k. Variables the previous mode fixes
-// (Xprev: v^(m)@k with m + k < d^-_v) are data; shifts of the guard
-// (root facts, Lemma 3) and Euler identities among data only are facts and
-// are removed. Tail equations (instant K), Euler identities and equations
+// variable and total degree m + k, for the derivative orders the modes'
+// own equations use (issue 17: a derivative that only index reduction
+// brings, der(u) of an algebraic u, gets no identity). Variables the
+// previous mode fixes (Xprev: v^(m)@k with m + k < d^-_v) are data. Facts
+// are removed: shifts of the canonical guard (root facts, Lemma 3, modulo
+// constant factors), Euler identities among data only, every other row
+// over data only that the previous mode and the root facts entail at the
+// data (entailment.h), and a later copy f^(j)@k of a constraint that
+// persists across the switch when its earlier copies f^(j)@(k-1),
+// f^(j+1)@(k-1) (facts or enabled) and the Euler identities give it
+// exactly (a second relation on the same variables would leave a row
+// unmatched). The array's variables are those of its enabled rows. Tail equations (instant K), Euler identities and equations
 // common to both modes are enabled, the others disabled. Restart
 // constraints of the transition (input-language extension 1, the set T of
 // seed 001 section 9) join the tail: pre(v) is the previous-mode value at
@@ -34,6 +42,7 @@
 #include <vector>
 
 #include "flatten/flat_model.h"
+#include "mode_change/entailment.h"
 #include "modes/modes.h"
 #include "structure/structure.h"
 
@@ -57,6 +66,8 @@ struct ArrayEquation {
     int order = 0;        // Model: j, how often the row is differentiated
     int instant = 0;      // Model: k
     bool fact = false;    // removed: a root fact or a definition of previous-mode data
+    std::string fact_note;      // why it is a fact
+    GiNaC::ex fact_residual;    // a checked fact: its residual at the data (eps = 0, left limits)
     bool enabled = false;
     bool common = false;  // Model: a copy of a row common to the previous mode
 };
@@ -87,6 +98,12 @@ struct ArrayInput {
     // Variables eliminated by normalize_first_order (v = der(x)); restart
     // constraints still name them.
     const std::map<int, int>* velocity_of = nullptr;
+    // The canonical formulation's substitution (normalize.h), applied to
+    // the guards; null: none.
+    const GiNaC::exmap* substitution = nullptr;
+    // Variables it resolved that are states of the new mode as written,
+    // with their values (normalize.h); null: none.
+    const std::vector<std::pair<int, GiNaC::ex>>* resolved_states = nullptr;
     // A cascade: the transient mode whose equations fill the head instants.
     const Mode* transient = nullptr;
     const ModeStructure* transient_structure = nullptr;
@@ -99,6 +116,18 @@ ModeChangeArray build_mode_change_array(const ArrayInput& in, int height);
 // others that fired with it (Transition::simultaneous). A time event's
 // guard implies nothing on the state.
 std::vector<GiNaC::ex> root_guards(const Transition& t);
+// The same in the canonical formulation of the input's modes.
+std::vector<GiNaC::ex> canonical_root_guards(const ArrayInput& in);
+
+// Whether r = 0, an expression over the previous mode's quantities at the
+// event (left limits, canonical formulation), follows from the previous
+// mode's completed equations and the root facts (entailment.h). `used`
+// names the equations combined.
+struct EventEntailment {
+    bool holds = false;
+    std::vector<std::string> used;
+};
+EventEntailment holds_at_event(const ArrayInput& in, const GiNaC::ex& r);
 
 // Whether array variable j is a restart variable: a dependent tail copy
 // v^(m)@K of a state of the new mode (m < d_v).

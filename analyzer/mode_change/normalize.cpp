@@ -3,11 +3,11 @@
 #include "flatten/expression_limits.h"
 
 #include <algorithm>
+#include <set>
 
 namespace modeaudit {
 
 namespace {
-
 
 // residual = +-(der(x) - v) with x, v continuous unknowns: returns (v, x).
 std::optional<std::pair<int, int>> velocity_alias(const FlatModel& flat, const GiNaC::ex& residual,
@@ -33,63 +33,201 @@ std::optional<std::pair<int, int>> velocity_alias(const FlatModel& flat, const G
     return std::make_pair(var, der_of);
 }
 
-Mode apply(const FlatModel& flat, const Mode& m, const GiNaC::exmap& map, const std::vector<int>& drop_equations,
-           const std::map<int, int>& velocity_of) {
+Mode apply(const Mode& m, const GiNaC::exmap& map, const std::set<int>& drop_equations,
+           const std::set<int>& drop_unknowns) {
     Mode out;
     out.id = m.id;
     out.values = m.values;
     out.asserts = m.asserts;
+    out.transient_only = m.transient_only;
     for (const ModeEquation& e : m.equations) {
-        if (std::find(drop_equations.begin(), drop_equations.end(), e.equation) != drop_equations.end()) continue;
-        out.equations.push_back({e.equation, e.residual.subs(map, kExactSubs)});
+        if (drop_equations.count(e.equation)) continue;
+        out.equations.push_back({e.equation, map.empty() ? e.residual : e.residual.subs(map, kExactSubs)});
     }
     for (int v : m.unknowns)
-        if (!velocity_of.count(v)) out.unknowns.push_back(v);
-    (void)flat;
+        if (!drop_unknowns.count(v)) out.unknowns.push_back(v);
     return out;
+}
+
+// Whether flat equation `equation` has the residual `r` in mode `m`.
+bool holds_in(const Mode& m, int equation, const GiNaC::ex& r) {
+    for (const ModeEquation& e : m.equations)
+        if (e.equation == equation) return checked_expand(e.residual - r).is_zero();
+    return false;
+}
+
+// The highest derivative order of each variable in the modes' equations.
+std::map<int, int> derivative_orders(const FlatModel& flat, const std::vector<const Mode*>& modes) {
+    std::map<int, int> order;
+    for (const Mode* m : modes)
+        for (const ModeEquation& e : m->equations)
+            for (GiNaC::const_preorder_iterator it = e.residual.preorder_begin(); it != e.residual.preorder_end(); ++it) {
+                if (!GiNaC::is_a<GiNaC::symbol>(*it)) continue;
+                auto mm = flat.symbols.meaning(GiNaC::ex_to<GiNaC::symbol>(*it));
+                if (!mm) continue;
+                using R = SymbolTable::Meaning::Role;
+                if (mm->role == R::Variable) order.emplace(mm->index, 0);
+                if (mm->role == R::Derivative) order[mm->index] = std::max(order[mm->index], mm->order);
+            }
+    return order;
+}
+
+// A linear definition: residual = a*u + sum_k b_k*w_k + c with numeric a,
+// b_k != 0, w_k variables or derivatives of unknowns, c free of them.
+// Returns the unknown variables (role Variable) with their coefficients,
+// or nothing when the residual is not of that form.
+std::optional<std::vector<std::pair<int, GiNaC::numeric>>> linear_terms(const FlatModel& flat, const GiNaC::ex& residual,
+                                                                        const std::set<int>& unknowns, int& symbols) {
+    std::vector<std::pair<int, GiNaC::numeric>> vars;
+    symbols = 0;
+    for (const GiNaC::ex& t : terms_of(checked_expand(residual))) {
+        GiNaC::ex coefficient = 1, factor;
+        int unknown_factors = 0;
+        std::vector<GiNaC::ex> factors;
+        if (GiNaC::is_a<GiNaC::mul>(t))
+            for (std::size_t i = 0; i < t.nops(); ++i) factors.push_back(t.op(i));
+        else
+            factors.push_back(t);
+        for (const GiNaC::ex& f : factors) {
+            bool has_unknown = false;
+            for (GiNaC::const_preorder_iterator it = f.preorder_begin(); it != f.preorder_end(); ++it) {
+                if (!GiNaC::is_a<GiNaC::symbol>(*it)) continue;
+                auto m = flat.symbols.meaning(GiNaC::ex_to<GiNaC::symbol>(*it));
+                using R = SymbolTable::Meaning::Role;
+                if (m && (m->role == R::Variable || m->role == R::Derivative) && unknowns.count(m->index))
+                    has_unknown = true;
+            }
+            if (!has_unknown) {
+                coefficient *= f;
+                continue;
+            }
+            if (!GiNaC::is_a<GiNaC::symbol>(f)) return std::nullopt;  // a power or function of an unknown
+            factor = f;
+            ++unknown_factors;
+        }
+        if (unknown_factors == 0) continue;  // the constant part
+        if (unknown_factors > 1 || !GiNaC::is_a<GiNaC::numeric>(coefficient)) return std::nullopt;
+        ++symbols;
+        auto m = flat.symbols.meaning(GiNaC::ex_to<GiNaC::symbol>(factor));
+        if (m->role == SymbolTable::Meaning::Role::Variable)
+            vars.emplace_back(m->index, GiNaC::ex_to<GiNaC::numeric>(coefficient));
+    }
+    return vars;
 }
 
 }  // namespace
 
 NormalizedTransition normalize_first_order(const FlatModel& flat, const Mode& previous, const Mode& next,
-                                           const Mode* transient) {
+                                           const Mode* transient, const Transition* transition) {
     NormalizedTransition n;
+    // 1. Velocity aliases.
     GiNaC::exmap map;
-    std::vector<int> drop;
+    std::set<int> drop, dropped_unknowns;
     for (const ModeEquation& e : next.equations) {
-        bool common = false;
-        for (const ModeEquation& p : previous.equations)
-            if (p.equation == e.equation && checked_expand(p.residual - e.residual).is_zero()) common = true;
-        if (!common) continue;
-        if (transient) {
-            bool in_transient = false;
-            for (const ModeEquation& c : transient->equations)
-                if (c.equation == e.equation && checked_expand(c.residual - e.residual).is_zero()) in_transient = true;
-            if (!in_transient) continue;
-        }
+        if (!holds_in(previous, e.equation, e.residual)) continue;
+        if (transient && !holds_in(*transient, e.equation, e.residual)) continue;
         auto alias = velocity_alias(flat, e.residual, next.unknowns);
         if (!alias || n.velocity_of.count(alias->first) || n.velocity_of.count(alias->second)) continue;
         auto [v, x] = *alias;
         n.velocity_of[v] = x;
-        drop.push_back(e.equation);
+        drop.insert(e.equation);
+        dropped_unknowns.insert(v);
         map[flat.symbols.variable(v)] = flat.symbols.derivative(x, 1);
         for (int k = 1; k <= flat.symbols.highest_derivative(v); ++k)
             map[flat.symbols.derivative(v, k)] = flat.symbols.derivative(x, k + 1);
         // pre(v) is left alone: it is the left limit of der(x), which the
         // array maps itself (ArrayInput::velocity_of).
     }
-    n.previous = apply(flat, previous, map, drop, n.velocity_of);
-    n.next = apply(flat, next, map, drop, n.velocity_of);
+    Mode p = apply(previous, map, drop, dropped_unknowns);
+    Mode nx = apply(next, map, drop, dropped_unknowns);
+    Mode c = transient ? apply(*transient, map, drop, dropped_unknowns) : Mode{};
+    n.substitution = map;
+
+    // 2. Trivial equations and linear definitions of algebraic variables.
+    std::set<int> pinned;
+    if (transition) {
+        for (const WhenAction& a : transition->restart_constraints)
+            for (GiNaC::const_preorder_iterator it = (a.lhs - a.rhs).preorder_begin(); it != (a.lhs - a.rhs).preorder_end(); ++it)
+                if (GiNaC::is_a<GiNaC::symbol>(*it))
+                    if (auto m = flat.symbols.meaning(GiNaC::ex_to<GiNaC::symbol>(*it))) pinned.insert(m->index);
+        for (const WhenAction& a : transition->resets) pinned.insert(a.variable);
+    }
+    for (std::size_t v = 0; v < flat.variables.size(); ++v)
+        if (flat.variables[v].invariant || flat.variables[v].exogenous) pinned.insert(static_cast<int>(v));
+    for (const auto& [v, x] : n.velocity_of) pinned.insert(x);
+    for (;;) {
+        std::vector<const Mode*> modes{&p, &nx};
+        if (transient) modes.push_back(&c);
+        std::map<int, int> orders = derivative_orders(flat, modes);
+        std::set<int> unknowns(nx.unknowns.begin(), nx.unknowns.end());
+        unknowns.insert(p.unknowns.begin(), p.unknowns.end());
+        if (transient) unknowns.insert(c.unknowns.begin(), c.unknowns.end());
+        // The best definition: fewest unknowns, then equation order.
+        int best_symbols = 0, best_equation = -1, best_variable = -1;
+        GiNaC::ex best_value;
+        for (const ModeEquation& e : nx.equations) {
+            if (!holds_in(p, e.equation, e.residual)) continue;
+            if (transient && !holds_in(c, e.equation, e.residual)) continue;
+            int symbols = 0;
+            auto vars = linear_terms(flat, e.residual, unknowns, symbols);
+            if (!vars) continue;
+            if (symbols != static_cast<int>(vars->size())) continue;  // a derivative: a dynamic law, kept
+            if (best_equation >= 0 && symbols >= best_symbols) continue;
+            // The equation defines an algebraic, unpinned variable u when
+            // every other variable in it is differentiated in the modes
+            // (u = v1 - v2, isw = iL) or when u is alone (id = 0).
+            int u = -1, algebraic = 0;
+            GiNaC::numeric a;
+            for (const auto& [var, coefficient] : *vars) {
+                auto o = orders.find(var);
+                if (o != orders.end() && o->second > 0) continue;
+                ++algebraic;
+                if (!pinned.count(var)) u = var, a = coefficient;
+            }
+            if (algebraic != 1) continue;
+            if (u < 0) continue;
+            const GiNaC::symbol& us = flat.symbols.variable(u);
+            GiNaC::ex r = checked_expand(e.residual);
+            GiNaC::ex value = checked_expand(-(r - a * us) / a);
+            if (value.has(us)) continue;
+            best_value = value;
+            best_symbols = symbols;
+            best_equation = e.equation;
+            best_variable = u;
+        }
+        if (best_equation < 0) break;
+        GiNaC::exmap one{{flat.symbols.variable(best_variable), best_value}};
+        std::set<int> eq{best_equation}, var{best_variable};
+        p = apply(p, one, eq, var);
+        nx = apply(nx, one, eq, var);
+        if (transient) c = apply(c, one, eq, var);
+        for (auto& [v, value] : n.resolved) value = checked_expand(value.subs(one, kExactSubs));
+        for (auto& [from, to] : n.substitution) to = checked_expand(to.subs(one, kExactSubs));
+        n.resolved.emplace_back(best_variable, best_value);
+        n.substitution[flat.symbols.variable(best_variable)] = best_value;
+    }
+    n.previous = std::move(p);
+    n.next = std::move(nx);
     StructureOptions o;
     o.numeric_check = false;
+    if (!n.resolved.empty()) {
+        ModeStructure as_written = analyze_mode(flat, next, o);
+        for (const auto& [u, value] : n.resolved)
+            for (const GiNaC::symbol& s : as_written.states)
+                if (s == flat.symbols.variable(u)) n.resolved_states.emplace_back(u, value);
+    }
     n.previous_structure = analyze_mode(flat, n.previous, o);
     n.next_structure = analyze_mode(flat, n.next, o);
     if (transient) {
         n.has_transient = true;
-        n.transient = apply(flat, *transient, map, drop, n.velocity_of);
+        n.transient = std::move(c);
         n.transient_structure = analyze_mode(flat, n.transient, o);
     }
     return n;
+}
+
+GiNaC::ex canonical_form(const NormalizedTransition& n, const GiNaC::ex& e) {
+    return n.substitution.empty() ? e : e.subs(n.substitution, kExactSubs);
 }
 
 ArrayInput array_input(const FlatModel& flat, const NormalizedTransition& n, const Transition& t) {
@@ -101,6 +239,8 @@ ArrayInput array_input(const FlatModel& flat, const NormalizedTransition& n, con
     in.next_structure = &n.next_structure;
     in.transition = &t;
     in.velocity_of = &n.velocity_of;
+    in.substitution = &n.substitution;
+    in.resolved_states = &n.resolved_states;
     if (n.has_transient) {
         in.transient = &n.transient;
         in.transient_structure = &n.transient_structure;

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <limits>
 #include <map>
 #include <set>
@@ -225,7 +226,7 @@ private:
 
     Route build_route(Route r, const Part& part, bool has_transient, const Transition& t, int transient_height) {
         const Mode* c = has_transient ? &part.transient : nullptr;
-        r.normalized = normalize_first_order(flat_, part.previous, part.next, c);
+        r.normalized = normalize_first_order(flat_, part.previous, part.next, c, &t);
         if (!regular(r.normalized.previous_structure) || !regular(r.normalized.next_structure) ||
             (c && !regular(r.normalized.transient_structure))) {
             r.note = "the touched part of a mode has no regular structure after first-order normalization";
@@ -334,6 +335,21 @@ void dump_mode_change(const FlatModel& flat, const ModeSet& modes, const ModeCha
                 for (bool d : a.dependent) dependent += d ? 1 : 0;
                 out << fmt::format("    K = {}: {} enabled equations, {} dependent variables, {}\n", a.height, enabled,
                                    dependent, a.matched ? "matched" : "not matched: " + a.why_not_matched);
+                if (std::getenv("MODEAUDIT_DEBUG_ARRAYS")) {
+                    for (std::size_t i = 0; i < a.equations.size(); ++i) {
+                        const ArrayEquation& e = a.equations[i];
+                        out << fmt::format("      {} [{}] {} = 0{}\n", e.name,
+                                           e.fact ? "fact: " + e.fact_note : e.enabled ? "enabled" : "disabled",
+                                           canonical(e.residual),
+                                           a.matching.count(static_cast<int>(i))
+                                               ? " -> " + a.symbol(a.variables[static_cast<std::size_t>(a.matching.at(static_cast<int>(i)))]).get_name()
+                                               : "");
+                    }
+                    std::string dep;
+                    for (std::size_t j = 0; j < a.variables.size(); ++j)
+                        dep += fmt::format(" {}{}", a.symbol(a.variables[j]).get_name(), a.dependent[j] ? "" : "(data)");
+                    out << "      variables:" << dep << "\n";
+                }
             }
         }
     }

@@ -8,6 +8,7 @@
 #include "common/internal_error.h"
 #include "flatten/expression_builder.h"
 #include "flatten/expression_limits.h"
+#include "flatten/flattener.h"
 #include "structure/dulmage_mendelsohn.h"
 #include "structure/numeric.h"
 
@@ -76,6 +77,33 @@ RestartSystem procedure1(const ArrayInput& in, const ModeChangeArray& a, const R
         s.equation_names.push_back(eq.name);
         (void)xj;
     }
+    // Variables the canonical formulation resolved (mode_change/normalize.h)
+    // that are states of the new mode as written restart at their value:
+    // u+ = v1+ - v2+ for a switch written with u = v1 - v2, id+ = 0.
+    if (in.resolved_states)
+        for (const auto& [u, value] : *in.resolved_states) {
+            GiNaC::exmap plus;
+            bool known = true;
+            for (GiNaC::const_preorder_iterator it = value.preorder_begin(); it != value.preorder_end(); ++it) {
+                if (!GiNaC::is_a<GiNaC::symbol>(*it)) continue;
+                auto m = flat.symbols.meaning(GiNaC::ex_to<GiNaC::symbol>(*it));
+                using R = SymbolTable::Meaning::Role;
+                if (!m || (m->role != R::Variable && m->role != R::Derivative)) continue;  // a parameter, time
+                auto rv = s.restart_values.find(GiNaC::ex_to<GiNaC::symbol>(*it).get_name());
+                if (rv == s.restart_values.end()) {
+                    known = false;
+                    break;
+                }
+                plus[*it] = rv->second;
+            }
+            const std::string& name = flat.variables[static_cast<std::size_t>(u)].name;
+            if (!known || s.restart_values.count(name)) continue;
+            GiNaC::symbol u_plus(name + "+");
+            s.restart_values.emplace(name, u_plus);
+            restart.push_back(u_plus);
+            s.equations.push_back(u_plus - value.subs(plus, kExactSubs));
+            s.equation_names.push_back(fmt::format("{} resolved as {}", name, canonical(value)));
+        }
     s.unknowns = restart;
     s.unknowns.insert(s.unknowns.end(), auxiliary.begin(), auxiliary.end());
     // Rule 1: the eps = 0 system must keep a perfect matching.

@@ -75,9 +75,10 @@ GiNaC::ex for_display(const GiNaC::ex& e, const Renamer& rename, std::map<std::s
 }
 
 // c = 0 is a root fact: a constant multiple of a state guard that fired
-// (any of them, for a combined transition).
-bool implied_by_guard(const GiNaC::ex& c, const Transition& t) {
-    for (const GiNaC::ex& g : root_guards(t))
+// (any of them, for a combined transition), both in the canonical
+// formulation of the route (mode_change/normalize.h).
+bool implied_by_guard(const GiNaC::ex& c, const std::vector<GiNaC::ex>& guards) {
+    for (const GiNaC::ex& g : guards)
         if (is_constant_multiple(c, g)) return true;
     return false;
 }
@@ -127,6 +128,7 @@ public:
         const Route& direct = st.routes[0];
         Renamer rename(flat_, direct.normalized.velocity_of);
         if (auto g = good_solution(flat_, st, direct, rts[0])) {
+            if (position_jump(st, direct, rts[0], *g, t, out)) return out;
             fill(out, st, 0, *g);
             out.verdict = out.impulse_orders.empty() ? Verdict::Continuous : Verdict::Impulsive;
             carried_conditions(out, direct, t);
@@ -186,14 +188,71 @@ private:
         out.system = std::move(g.system);
     }
 
+    // Issue 17, item 4: a good solution whose restart moves a variable whose
+    // derivative is itself a state of the previous mode (a position, whose
+    // velocity the previous mode integrates): its derivative is impulsive
+    // (der(x)@k of order >= 1, so the force behind it of order >= 2). No
+    // finite impulse moves a position; the array's answer is an artefact of
+    // a constraint the event imposes without a law to reach it. The restart
+    // is left undetermined (no system: the simulation stops) and the rule
+    // restart-position-jump names the position and the missing law.
+    bool position_jump(const TransitionStudy& st, const Route& route, const std::vector<ArrayRescaling>& rs,
+                       const Good& g, const Transition& t, TransitionRestart& out) {
+        const ModeChangeArray& a = route.arrays[static_cast<std::size_t>(g.height_index)];
+        const RescalingResult& r = *rs[static_cast<std::size_t>(g.height_index)].result;
+        const Mode& prev = route.normalized.previous;
+        const ModeStructure& ps = route.normalized.previous_structure;
+        auto prev_d = [&](int v) {
+            for (std::size_t j = 0; j < prev.unknowns.size(); ++j)
+                if (prev.unknowns[j] == v) return ps.sigma.d[j];
+            return 0;
+        };
+        Renamer rename(flat_, route.normalized.velocity_of);
+        std::set<std::string> moved;
+        for (std::size_t j = 0; j < a.variables.size(); ++j) {
+            const ArrayVariable& v = a.variables[j];
+            if (r.mu[j] < 1 || v.order < 1 || v.order >= prev_d(v.variable)) continue;
+            ArrayVariable below{v.variable, v.order - 1, 0};
+            const std::string& n = flat_.variables[static_cast<std::size_t>(v.variable)].name;
+            std::string base = below.order == 0 ? n
+                               : below.order == 1 ? "der(" + n + ")"
+                                                  : fmt::format("der({},{})", n, below.order);
+            moved.insert(rename(base));
+        }
+        if (moved.empty()) return false;
+        out.verdict = Verdict::Undetermined;
+        out.route = static_cast<int>(&route - st.routes.data());
+        out.route_text = route.describe(modes_);
+        out.height = a.height;
+        for (const auto& [name, mu] : g.system.impulse_orders) {
+            std::string n = rename(name);
+            n = n.substr(0, n.rfind('@'));  // one order per quantity: the largest over the instants
+            out.impulse_orders[n] = std::max(out.impulse_orders[n], mu);
+        }
+        out.position_jump.assign(moved.begin(), moved.end());
+        out.undetermined = out.position_jump;
+        carried_conditions(out, route, t);
+        out.explanation = fmt::format(
+            "the new mode's constraints move {} at once, which needs an impulse of order 2 or more in a force; no "
+            "finite impulse moves a position, so the model lacks the law that takes it there",
+            fmt::join(out.position_jump, ", "));
+        return true;
+    }
+
     // The new mode's consistency conditions that the carried states do not
     // meet in general (not implied by the event's root fact).
+    // The carried states are the left limits, so a condition fails only if
+    // the previous mode's equations and the root facts at the event do not
+    // entail it (mode_change/entailment.h): a contact that persists, or a
+    // lock whose guard is its constraint, is never claimed violated.
     std::vector<std::string> unmet_conditions(const Route& route, const Transition& t) {
         Renamer rename(flat_, route.normalized.velocity_of);
+        ArrayInput in = array_input(flat_, route.normalized, t);
         std::map<std::string, GiNaC::symbol> pool;
         std::vector<std::string> out;
         for (const CompletedEquation& c : route.normalized.next_structure.consistency)
-            if (!implied_by_guard(c.residual, t)) out.push_back(canonical(for_display(c.residual, rename, pool)) + " = 0");
+            if (!holds_at_event(in, c.residual).holds)
+                out.push_back(canonical(for_display(c.residual, rename, pool)) + " = 0");
         return out;
     }
 
@@ -220,9 +279,9 @@ private:
     // its index-reduced equations). Then every state carries over and the
     // algebraic readouts are whatever the new mode's equations give.
     bool static_continuous(const TransitionStudy& st, const Transition& t, TransitionRestart& out) {
-        const std::vector<GiNaC::ex> guards = root_guards(t);
-        if (guards.empty() || !t.restart_constraints.empty()) return false;
         const Route& direct = st.routes[0];
+        const std::vector<GiNaC::ex> guards = canonical_root_guards(array_input(flat_, direct.normalized, t));
+        if (guards.empty() || !t.restart_constraints.empty()) return false;
         const ModeStructure& ps = direct.normalized.previous_structure;
         const ModeStructure& ns = direct.normalized.next_structure;
         std::set<std::string> inherited;
@@ -290,6 +349,16 @@ private:
         for (const GiNaC::symbol& z : eliminate)
             out.restart.push_back(fmt::format("{}+ from the consistency conditions of {}", rename(z.get_name()),
                                               modes_.modes[static_cast<std::size_t>(t.to)].id));
+        // States of the new mode as written that the canonical formulation
+        // resolved (u = v1 - v2): their definitions are consistency
+        // conditions of the new mode too.
+        std::vector<int> resolved;
+        for (const auto& [u, value] : direct.normalized.resolved_states) resolved.push_back(u);
+        std::sort(resolved.begin(), resolved.end());
+        for (int u : resolved)
+            out.restart.push_back(fmt::format("{}+ from the consistency conditions of {}",
+                                              flat_.variables[static_cast<std::size_t>(u)].name,
+                                              modes_.modes[static_cast<std::size_t>(t.to)].id));
         carried_conditions(out, direct, t);
         out.conditions.clear();  // implied by the root fact
         std::vector<std::string> facts;
@@ -346,6 +415,7 @@ private:
         }
         GiNaC::exmap carried = to_pre;
         for (const auto& [k, v] : reset) carried[k] = v;
+        const std::vector<GiNaC::ex> guards = canonical_root_guards(array_input(flat_, direct.normalized, t));
         for (const GiNaC::symbol& s : direct.normalized.next_structure.states)
             if (!std::count(reinit.begin(), reinit.end(), s.get_name())) {
                 std::string d = rename(s.get_name());
@@ -354,7 +424,7 @@ private:
             }
         for (const CompletedEquation& c : direct.normalized.next_structure.consistency) {
             GiNaC::ex r = checked_expand(c.residual.subs(carried, kExactSubs));
-            if (r.is_zero() || implied_by_guard(c.residual, t)) continue;
+            if (r.is_zero() || implied_by_guard(c.residual, guards)) continue;
             out.conditions.push_back(canonical(for_display(r, rename, pool)) + " = 0");
         }
         out.standard_tool.action = fmt::format("applies the reinit of {} and keeps the other states continuous",
@@ -584,6 +654,7 @@ void dump_restarts(const FlatModel& flat, const ModeSet& modes, const RestartSta
         for (const std::string& l : tr.restart) out << "  restart: " << l << "\n";
         for (const std::string& l : tr.conditions) out << "  requires at the event: " << l << "\n";
         for (const std::string& l : tr.undetermined) out << "  undetermined: " << l << "\n";
+        for (const std::string& l : tr.position_jump) out << "  position moved at once: " << l << "\n";
         for (const std::string& l : tr.determined) out << "  determined: " << l << "\n";
         for (const std::string& l : tr.conflict) out << "  in conflict: " << l << "\n";
         for (const std::string& l : tr.continuations) out << "  admissible continuation: " << l << "\n";

@@ -22,7 +22,11 @@
 //                 an alternative target with a good solution is named as
 //                 the admissible continuation;
 //   undetermined  no good solution up to K^*: Corollary 1 names the restart
-//                 values without a determining relation.
+//                 values without a determining relation; or the only good
+//                 solution moves a position (a variable whose derivative is
+//                 a state of the previous mode) at once, which no finite
+//                 impulse does: `position_jump` names it and no restart is
+//                 given.
 // Beside each verdict, what a standard Modelica tool does (states
 // continuous unless reinit) and which new consistency conditions that
 // violates in general.
@@ -60,6 +64,9 @@ struct TransitionRestart {
     std::map<std::string, std::string> display;  // restart-system symbol name -> model name (der(x)+ -> vx+)
     std::vector<std::string> continuous_states;  // states carried over unchanged (q+ = q-)
     std::vector<std::string> undetermined, determined;  // Corollary 1
+    // Undetermined because the array's only good solution moves these
+    // positions at once (restart-position-jump; issue 17, item 4).
+    std::vector<std::string> position_jump;
     std::vector<std::string> conflict;  // inconsistent: equations of the overdetermined part
     std::string nonlinear;              // unsupported: which equation, which variable
     SourceRange nonlinear_range;        // unsupported: that equation's source

@@ -12,7 +12,7 @@ void check_restart_undetermined(const FlatModel& flat, const ModeSet& modes, con
                                 DiagnosticSink& sink) {
     (void)flat;
     for (const TransitionRestart& tr : r.transitions) {
-        if (tr.verdict != Verdict::Undetermined) continue;
+        if (tr.verdict != Verdict::Undetermined || !tr.position_jump.empty()) continue;  // restart-position-jump
         const Transition& t = modes.transitions[static_cast<std::size_t>(tr.transition)];
         std::vector<std::string> notes{restart_rules::transition_note(modes, t), tr.explanation};
         if (!tr.determined.empty())

@@ -9,6 +9,7 @@
 
 #include <set>
 
+#include "flatten/flattener.h"
 #include "mode_change/mode_change_array.h"
 #include "rescaling/rescaling.h"
 #include "mode_change/normalize.h"
@@ -291,6 +292,86 @@ TEST(Restart, CarryingTheStatesIntoTheTautModeViolatesTangency) {
     EXPECT_FALSE(r.consistent);
     EXPECT_NE(r.message.find("violate the new consistency conditions"), std::string::npos) << r.message;
     EXPECT_GT(r.residual, 0.1);
+}
+
+// Issue 17, item 2: the Euler closure relates only derivative orders the
+// modes' own equations use. Written with the current split over a node and
+// without the canonical formulation, the opened inductor's array has
+// der(isw) and der(id) from the differentiated node equation, and no
+// identity ties them to isw@1, id@1: the array matches at K = 1.
+TEST(ModeChangeArray, AlgebraicCurrentsGetNoEulerIdentity) {
+    auto fe = testing::FrontEnd::from_file(
+        std::string(MODEAUDIT_SOURCE_DIR) + "/corpus/good/inductor_switch_opens_node.mo", "structure");
+    ASSERT_TRUE(fe->state.structure) << fe->diagnostics();
+    ArrayInput in;
+    in.flat = &fe->flat();
+    in.previous = &fe->modes().modes[0];
+    in.previous_structure = &fe->state.structure->modes[0];
+    in.next = &fe->modes().modes[1];
+    in.next_structure = &fe->state.structure->modes[1];
+    in.transition = &fe->modes().transitions.at(0);
+    ModeChangeArray a = build_mode_change_array(in, 1);
+    bool der_isw = false;
+    for (const ArrayEquation& e : a.equations) {
+        EXPECT_EQ(e.name.find("E[der(isw)"), std::string::npos) << e.name;
+        EXPECT_EQ(e.name.find("E[der(id)"), std::string::npos) << e.name;
+        for (const ArrayVariable& v : a.variables)
+            der_isw = der_isw || (v.order == 1 && v.instant == 0 && fe->flat().variables[static_cast<std::size_t>(v.variable)].name == "isw");
+    }
+    EXPECT_TRUE(der_isw);  // the differentiated node equation still has it
+    EXPECT_TRUE(a.matched) << a.why_not_matched;
+}
+
+// Issue 17, items 1 and 3 on the array of the second contact (three bodies,
+// the first contact persisting): the persisting constraint's position copy
+// at instant 1 is a fact entailed at the data by the previous mode, its
+// velocity copy follows from the earlier copies by the Euler identities, and
+// the array matches at K = 1.
+TEST(ModeChangeArray, PersistingContactCopiesAreFacts) {
+    auto fe = testing::FrontEnd::from_file(
+        std::string(MODEAUDIT_SOURCE_DIR) + "/corpus/good/three_bodies_second_contact.mo", "structure");
+    ASSERT_TRUE(fe->state.structure) << fe->diagnostics();
+    const Transition* t = nullptr;
+    for (const Transition& tr : fe->modes().transitions)
+        if (fe->modes().modes[static_cast<std::size_t>(tr.from)].id == "c12=true,c23=false" &&
+            fe->modes().modes[static_cast<std::size_t>(tr.to)].id == "c12=true,c23=true")
+            t = &tr;
+    ASSERT_NE(t, nullptr);
+    NormalizedTransition nt = normalize_first_order(fe->flat(), fe->modes().modes[static_cast<std::size_t>(t->from)],
+                                                    fe->modes().modes[static_cast<std::size_t>(t->to)], nullptr, t);
+    ASSERT_EQ(nt.velocity_of.size(), 3u);
+    ArrayInput in = array_input(fe->flat(), nt, *t);
+    ModeChangeArray a = build_mode_change_array(in, 1);
+    std::set<std::string> entailed, follows;
+    for (const ArrayEquation& e : a.equations) {
+        if (e.fact_note.rfind("entailed at the data", 0) == 0) {
+            entailed.insert(canonical(e.residual));
+            EXPECT_NE(e.fact_note.find("x1 - x2 = 0 (previous mode)"), std::string::npos) << e.fact_note;
+        }
+        if (e.fact_note.rfind("follows from", 0) == 0) follows.insert(canonical(e.residual));
+    }
+    EXPECT_EQ(entailed, (std::set<std::string>{"x1@1 - x2@1"}));
+    EXPECT_EQ(follows, (std::set<std::string>{"der(x1)@1 - der(x2)@1"}));
+    EXPECT_TRUE(a.matched) << a.why_not_matched;
+}
+
+// Issue 17, item 1: the guard v - vb of a velocity lock is rewritten with
+// v = der(x), so its root fact removes the new constraint's copy at K = 0.
+TEST(ModeChangeArray, RootFactIsRecognisedAfterVelocityNormalisation) {
+    auto fe = testing::FrontEnd::from_file(std::string(MODEAUDIT_SOURCE_DIR) + "/corpus/good/velocity_lock.mo",
+                                           "structure");
+    ASSERT_TRUE(fe->state.structure) << fe->diagnostics();
+    const Transition& t = fe->modes().transitions.at(0);
+    NormalizedTransition nt = normalize_first_order(fe->flat(), fe->modes().modes[0], fe->modes().modes[1], nullptr, &t);
+    ArrayInput in = array_input(fe->flat(), nt, t);
+    std::vector<GiNaC::ex> guards = canonical_root_guards(in);
+    ASSERT_EQ(guards.size(), 1u);
+    EXPECT_EQ(canonical(guards[0]), "der(x) - 1");
+    ModeChangeArray a = build_mode_change_array(in, 0);
+    bool root = false;
+    for (const ArrayEquation& e : a.equations) root = root || e.fact_note == "a root fact";
+    EXPECT_TRUE(root);
+    EXPECT_TRUE(a.matched) << a.why_not_matched;
 }
 
 }  // namespace
