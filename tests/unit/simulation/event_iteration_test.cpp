@@ -64,6 +64,27 @@ TEST(EventIteration, NewtonsCradleWithRestartConstraintsConservesMomentumAtEachS
     }
 }
 
+// Three equal masses, plastic: the first impact (t = d/v0 = 0.25) gives
+// v1 = v2 = v0/2 and at once closes the second contact: all three at the
+// momentum average v0/3 = 1 after one instant, to the stop time.
+TEST(EventIteration, PlasticChainMovesWithTheMomentumAverageAfterOneInstant) {
+    auto fe = run("plastic_chain.mo");
+    ASSERT_TRUE(fe->state.simulation) << fe->diagnostics();
+    const SimulationResult& r = *fe->state.simulation;
+    EXPECT_EQ(r.stopped_because, StopReason::StopTime) << first_message(r);
+    ASSERT_EQ(r.events.size(), 2u);
+    EXPECT_EQ(r.events[0].instant, r.events[1].instant);
+    EXPECT_NEAR(r.events[0].time, 0.25, 1e-12);
+    EXPECT_EQ(r.events[1].to_id, "c12=true,c23=true");
+    EXPECT_NEAR(r.events[0].after.at("v1"), 1.5, 1e-10);
+    EXPECT_NEAR(r.events[0].after.at("v2"), 1.5, 1e-10);
+    for (const char* v : {"v1", "v2", "v3"}) {
+        EXPECT_NEAR(r.events[1].after.at(v), 1.0, 1e-10) << v;
+        EXPECT_NEAR(r.final_values.at(v), 1.0, 1e-10) << v;
+    }
+    EXPECT_NEAR(r.final_values.at("x3"), 0.75, 1e-9);  // v0/3 (T - d/v0)
+}
+
 // An `and` of two relations fires when the whole condition becomes true:
 // y > 1.5 from t = 0.75, x > 1 from t = 1.
 TEST(EventIteration, AndConditionFiresWhenTheLaterRelationBecomesTrue) {
