@@ -181,9 +181,7 @@ int SimulationDriver::event_target(const std::vector<const Transition*>& fired,
                                    const std::map<std::string, double>& left, double t, std::string& why) {
     std::string combined_why;
     const int combined = combined_target(modes_, mode_, fired, combined_why);
-    bool crossing = false;
-    for (const Transition* tr : fired) crossing = crossing || (tr->when_clause < 0 && !tr->sampled);
-    if ((flat_.relation_definitions.empty() && flat_.integer_definitions.empty()) || !crossing) {
+    if (flat_.relation_definitions.empty() && flat_.integer_definitions.empty()) {
         why = combined_why;
         return combined;
     }
@@ -200,14 +198,15 @@ int SimulationDriver::event_target(const std::vector<const Transition*>& fired,
     for (std::size_t v = 0; v < flat_.variables.size(); ++v)
         if (tracked(static_cast<int>(v))) before.discrete[v] = std::llround(discrete_[v]);
     // A relation whose function is a fired guard (or its negative) has
-    // crossed: the guard rose through zero. Any other is evaluated at the
-    // event from the values before the step.
+    // crossed: the guard rose through zero (a when-condition's relation as
+    // well as a relation crossing). Any other is evaluated at the event from
+    // the values before the step.
     std::string missing;
     const RelationTruth relation = [&](const Condition& c) {
         const ex d = c.lhs - c.rhs;
         int sign = 0;
         for (const Transition* tr : fired) {
-            if (tr->when_clause >= 0 || tr->sampled) continue;
+            if (tr->sampled) continue;
             if (checked_expand(d - tr->guard).is_zero()) sign = 1;
             else if (checked_expand(d + tr->guard).is_zero()) sign = -1;
             if (sign != 0) break;
@@ -232,7 +231,20 @@ int SimulationDriver::event_target(const std::vector<const Transition*>& fired,
         }
         return false;
     };
+    // The values the step starts from: the when-clauses' assignments (the
+    // combined target's values of the mode variables they assign, the
+    // tracked ones as assign_discrete left them), the defined variables
+    // still at their values before.
+    const std::vector<std::int64_t>& base =
+        modes_.modes[static_cast<std::size_t>(combined >= 0 ? combined : mode_)].values;
     DiscreteState after = before;
+    for (std::size_t k = 0; k < modes_.mode_variables.size(); ++k) {
+        const int v = modes_.mode_variables[k].variable;
+        if (v >= 0 && !logic_->is_defined(v)) after.discrete[static_cast<std::size_t>(v)] = base[k];
+    }
+    for (std::size_t v = 0; v < flat_.variables.size(); ++v)
+        if (tracked(static_cast<int>(v)) && !logic_->is_defined(static_cast<int>(v)))
+            after.discrete[v] = std::llround(discrete_[v]);
     SourceRange where;
     if (!logic_->settle(after, before, why, where, &relation)) return -1;
     if (!missing.empty()) {
@@ -242,8 +254,7 @@ int SimulationDriver::event_target(const std::vector<const Transition*>& fired,
     }
     // The target: the combined one's values (the current mode's when they
     // conflict) with the defined variables' settled values.
-    std::vector<std::int64_t> values =
-        modes_.modes[static_cast<std::size_t>(combined >= 0 ? combined : mode_)].values;
+    std::vector<std::int64_t> values = base;
     for (std::size_t k = 0; k < modes_.mode_variables.size(); ++k) {
         const int v = modes_.mode_variables[k].variable;
         if (v >= 0 && logic_->is_defined(v)) values[k] = after.discrete[static_cast<std::size_t>(v)];
