@@ -69,6 +69,16 @@ private:
     std::vector<std::int64_t> mode_values(const State& s) const;
     std::string mode_id(const std::vector<std::int64_t>& values) const;
     bool guard_of(const Condition& c, bool becoming, ex& g, SourceRange where, bool report);
+    // Whether a when-condition reads discrete values (a mode variable, a
+    // pre(), a Boolean defined by an equation): its guard may then differ
+    // from mode to mode.
+    bool reads_discrete(const Condition& c) const;
+    // The condition as state s decides it: discrete variables and their
+    // pre() (equal between events) by their values, relations between
+    // discrete quantities by their truth, Booleans defined by equations by
+    // their definitions; relations over continuous quantities kept. Folded,
+    // so that `if up then x > 1.5 else x < 0.5` becomes one relation.
+    ConditionPtr specialize(const ConditionPtr& c, const State& s, int depth) const;
     State initial_state();
     // A guard in time (and parameters) only is a time event; any other a state event.
     Transition::Trigger trigger_of(const ex& g) const {
@@ -243,6 +253,68 @@ bool Explorer::guard_of(const Condition& c, bool becoming, ex& g, SourceRange wh
                                  "sample(); split it into separate when-clauses",
                                  canonical(flat_, c)));
     return false;
+}
+
+bool Explorer::reads_discrete(const Condition& c) const {
+    if (c.kind == K::Variable) return true;
+    if (c.kind == K::Relation) return !logic_.is_continuous_relation(c);
+    for (const ConditionPtr& o : c.operands)
+        if (reads_discrete(*o)) return true;
+    return false;
+}
+
+ConditionPtr Explorer::specialize(const ConditionPtr& c, const State& s, int depth) const {
+    auto constant = [&](bool v) {
+        auto r = std::make_shared<Condition>();
+        r->kind = K::Constant;
+        r->value = v;
+        r->range = c->range;
+        return ConditionPtr(r);
+    };
+    switch (c->kind) {
+        case K::Variable: {
+            // A definition is inlined a bounded number of times (a loop
+            // without pre() is reported by the definitions' ordering).
+            ConditionPtr d = c->pre ? nullptr : logic_.boolean_definition(c->variable);
+            if (d && depth < 8) return specialize(d, s, depth + 1);
+            return constant(s.discrete[static_cast<std::size_t>(c->variable)] != 0);
+        }
+        case K::Relation:
+            if (!logic_.is_continuous_relation(*c)) return constant(eval(*c, s));
+            {
+                // An if-expression on mode variables in a side: its branch here.
+                auto r = std::make_shared<Condition>(*c);
+                r->lhs = substitute_discrete(c->lhs, s);
+                r->rhs = substitute_discrete(c->rhs, s);
+                return r;
+            }
+        case K::Not: {
+            ConditionPtr x = specialize(c->operands[0], s, depth);
+            if (x->kind == K::Constant) return constant(!x->value);
+            auto r = std::make_shared<Condition>(*c);
+            r->operands = {x};
+            return r;
+        }
+        case K::And:
+        case K::Or: {
+            const bool conj = c->kind == K::And;
+            std::vector<ConditionPtr> ops;
+            for (const ConditionPtr& o : c->operands) {
+                ConditionPtr x = specialize(o, s, depth);
+                if (x->kind == K::Constant) {
+                    if (x->value != conj) return constant(x->value);
+                    continue;
+                }
+                ops.push_back(x);
+            }
+            if (ops.empty()) return constant(conj);
+            if (ops.size() == 1) return ops[0];
+            auto r = std::make_shared<Condition>(*c);
+            r->operands = ops;
+            return r;
+        }
+        default: return c;
+    }
 }
 
 State Explorer::initial_state() {
@@ -515,23 +587,49 @@ ModeSet Explorer::run() {
         set.mode_variables.push_back(mv);
     }
 
-    // Guards of when-clauses are the same from every state: compute once.
+    // Guards of when-clauses are the same from every state: compute once;
+    // a condition that reads discrete values and is no single relation as
+    // written (if up then x > 1.5 else x < 0.5, a latched Boolean) gets its
+    // guard in each state from the condition as that state decides it.
     struct WhenGuard {
         std::size_t when;
         std::size_t trigger;
         ex g;
         bool ok;
+        bool per_state = false;
+        SourceRange range;
     };
     std::vector<WhenGuard> when_guards;
     for (std::size_t w = 0; w < flat_.whens.size(); ++w) {
         const FlatWhen& fw = flat_.whens[w];
         for (std::size_t k = 0; k < fw.triggers.size(); ++k) {
             const ConditionPtr& t = fw.triggers[k];
+            const SourceRange range = t->range.valid() ? t->range : fw.range;
             ex g;
-            bool ok = guard_of(*t, true, g, t->range.valid() ? t->range : fw.range, true);
-            when_guards.push_back({w, k, g, ok});
+            const bool per_state = !guard_of(*t, true, g, range, false) && reads_discrete(*t);
+            const bool ok = per_state || guard_of(*t, true, g, range, true);
+            when_guards.push_back({w, k, g, ok, per_state, range});
         }
     }
+    std::set<std::pair<std::size_t, std::size_t>> reported_triggers;
+    // The discrete values such a condition reads are part of the explored
+    // state (its relations over continuous quantities are not: they are
+    // false between events, as any when-condition's).
+    std::function<void(const Condition&)> read_by_trigger = [&](const Condition& c) {
+        if (c.kind == K::Variable) relevant_.insert(c.variable);
+        if (c.kind == K::Relation && !logic_.is_continuous_relation(c))
+            for (const ex* side : {&c.lhs, &c.rhs})
+                for (GiNaC::const_preorder_iterator it = side->preorder_begin(); it != side->preorder_end(); ++it)
+                    if (GiNaC::is_a<GiNaC::symbol>(*it))
+                        if (auto m = flat_.symbols.meaning(GiNaC::ex_to<GiNaC::symbol>(*it));
+                            m && (m->role == SymbolTable::Meaning::Role::Variable ||
+                                  m->role == SymbolTable::Meaning::Role::Pre) &&
+                            flat_.variables[static_cast<std::size_t>(m->index)].variability == Variability::Discrete)
+                            relevant_.insert(m->index);
+        for (const ConditionPtr& o : c.operands) read_by_trigger(*o);
+    };
+    for (const WhenGuard& wg : when_guards)
+        if (wg.per_state) read_by_trigger(*flat_.whens[wg.when].triggers[wg.trigger]);
 
     for (std::size_t i = 0; i < flat_.equations.size(); ++i) {
         std::set<ex, GiNaC::ex_is_less> syms;
@@ -613,6 +711,19 @@ ModeSet Explorer::run() {
         for (const WhenGuard& wg : when_guards) {
             if (!wg.ok) continue;
             const FlatWhen& fw = flat_.whens[wg.when];
+            ex g = wg.g;
+            if (wg.per_state) {
+                const ConditionPtr& trigger = fw.triggers[wg.trigger];
+                // Already true here: no rising edge before it falls (another transition).
+                if (eval(*trigger, s)) continue;
+                ConditionPtr decided = specialize(trigger, s, 0);
+                if (decided->kind == K::Constant) continue;  // cannot become true in this mode
+                if (!guard_of(*decided, true, g, wg.range, false)) {
+                    if (reported_triggers.insert({wg.when, wg.trigger}).second)
+                        guard_of(*decided, true, g, wg.range, true);
+                    continue;
+                }
+            }
             State t = s;
             for (const WhenAction& a : fw.actions) {
                 if (a.kind != WhenAction::Kind::AssignDiscrete || !relevant_.count(a.variable)) continue;
@@ -625,7 +736,7 @@ ModeSet Explorer::run() {
             Transition tr;
             // An if-expression on mode variables in the condition reads as
             // the branch this state selects.
-            tr.guard = substitute_discrete(wg.g, s);
+            tr.guard = substitute_discrete(g, s);
             tr.guard_text = canonical_in(flat_, tr.guard);
             tr.when_clause = static_cast<int>(wg.when);
             tr.trigger_index = static_cast<int>(wg.trigger);

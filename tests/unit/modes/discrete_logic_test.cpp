@@ -112,6 +112,50 @@ end WhenIf;)");
     EXPECT_TRUE(same(guard(ms, "up=false", "up=true"), fe.var("x") - ex(1) / 2));
 }
 
+TEST(DiscreteLogic, WhenConditionThatIsAnIfExpressionOnAModeVariableHasEachModesGuard) {
+    FrontEnd fe(R"(
+model WhenIfCondition
+  Real x(start = 0, fixed = true);
+  Boolean up(start = true);
+equation
+  der(x) = if up then 1 else -1;
+  when if up then x > 1.5 else x < 0.5 then
+    up = not pre(up);
+  end when;
+end WhenIfCondition;)");
+    ASSERT_TRUE(fe.state.modes) << fe.diagnostics();
+    const ModeSet& ms = fe.modes();
+    ASSERT_EQ(ms.modes.size(), 2u);
+    EXPECT_TRUE(same(guard(ms, "up=true", "up=false"), fe.var("x") - ex(3) / 2));
+    EXPECT_TRUE(same(guard(ms, "up=false", "up=true"), ex(1) / 2 - fe.var("x")));
+    EXPECT_TRUE(fe.state.sink.all().empty()) << fe.diagnostics();
+}
+
+TEST(DiscreteLogic, WhenOnALatchedBooleanFiresWhereTheLatchRises) {
+    FrontEnd fe(R"(
+model CountLatch
+  Real x(start = 0, fixed = true);
+  Boolean y(start = false);
+  Boolean hold(start = false);
+equation
+  der(x) = if y then 1 else -1;
+  y = pre(y) and x < 1.5 or x < 0.5;
+  when y then
+    hold = not pre(hold);
+  end when;
+end CountLatch;)");
+    ASSERT_TRUE(fe.state.modes) << fe.diagnostics();
+    EXPECT_TRUE(fe.state.sink.all().empty()) << fe.diagnostics();
+    // y rises only from y = false, where its equation reads x < 0.5.
+    bool found = false;
+    for (const Transition& t : fe.modes().transitions)
+        if (t.when_clause >= 0) {
+            EXPECT_TRUE(same(t.guard, ex(1) / 2 - fe.var("x"))) << t.guard_text;
+            found = true;
+        }
+    EXPECT_TRUE(found);
+}
+
 const char* kLevels = R"(
 model Levels
   constant Integer Low = 0, Mid = 1, High = 2;
