@@ -102,11 +102,39 @@ void substitute_everywhere(FlatModel& model, const GiNaC::exmap& map) {
         }
     }
     for (RelationDefinition& r : model.relation_definitions) r.condition = subs_condition(r.condition, map);
+    for (IntegerDefinition& d : model.integer_definitions) d.value = d.value.subs(map, kExactSubs);
     for (FlatAssert& a : model.asserts) a.condition = subs_condition(a.condition, map);
     for (ConditionPtr& c : model.conditions) c = subs_condition(c, map);
     for (FlatVariable& v : model.variables)
         if (v.invariant && v.invariant->rate) v.invariant->rate = v.invariant->rate->subs(map);
 }
+
+namespace {
+
+// The member of a connection set of discrete Boolean or Integer variables
+// that the others take their value from: the one defined by an equation or
+// assigned in a when-clause; -1 when the set is not discrete or has none
+// (or several).
+int discrete_source(const FlatModel& model, const std::vector<int>& vars) {
+    int source = -1;
+    for (int v : vars) {
+        const FlatVariable& var = model.variables[static_cast<std::size_t>(v)];
+        if (var.variability != Variability::Discrete || (var.type != BaseType::Boolean && var.type != BaseType::Integer))
+            return -1;
+        bool defined = false;
+        for (const RelationDefinition& r : model.relation_definitions) defined = defined || r.variable == v;
+        for (const IntegerDefinition& d : model.integer_definitions) defined = defined || d.variable == v;
+        for (const FlatWhen& w : model.whens)
+            for (const WhenAction& a : w.actions)
+                defined = defined || (a.kind == WhenAction::Kind::AssignDiscrete && a.variable == v);
+        if (!defined) continue;
+        if (source >= 0) return -1;
+        source = v;
+    }
+    return source;
+}
+
+}  // namespace
 
 bool resolve_connections(FlatModel& model, const flat::Instance& top, const std::vector<ConnectRecord>& connects,
                          DiagnosticSink& sink) {
@@ -204,6 +232,26 @@ bool resolve_connections(FlatModel& model, const flat::Instance& top, const std:
             for (int n : members) {
                 int v = elements[static_cast<std::size_t>(n)].variable;
                 if (std::find(vars.begin(), vars.end(), v) == vars.end()) vars.push_back(v);
+            }
+            // Boolean and Integer connections: the member defined by an
+            // equation or assigned in a when-clause (a block's output)
+            // defines the others, as discrete definitions
+            // (modes/discrete_logic.h), not as equations of the continuous
+            // system.
+            if (int source = discrete_source(model, vars); source >= 0) {
+                for (int v : vars) {
+                    if (v == source) continue;
+                    if (model.variables[static_cast<std::size_t>(v)].type == BaseType::Boolean) {
+                        auto c = std::make_shared<Condition>();
+                        c->kind = Condition::Kind::Variable;
+                        c->variable = source;
+                        c->range = where;
+                        model.relation_definitions.push_back({v, c, where});
+                    } else {
+                        model.integer_definitions.push_back({v, model.symbols.variable(source), where});
+                    }
+                }
+                continue;
             }
             for (std::size_t i = 1; i < vars.size(); ++i) {
                 FlatEquation e;

@@ -140,6 +140,17 @@ struct RelationDefinition {
     SourceRange range;
 };
 
+// An Integer discrete variable defined by an equation outside when, e.g. a
+// friction element's `mode = if ... then Forward else if ... then Backward
+// else Stuck;`: its value is `value`, an expression over constants,
+// discrete Integer variables, their pre() and condition symbols (mode_if),
+// evaluated at events by the event iteration (modes/discrete_logic.h).
+struct IntegerDefinition {
+    int variable = -1;
+    GiNaC::ex value;
+    SourceRange range;
+};
+
 struct FlatAssert {
     ConditionPtr condition;
     std::string message;
@@ -192,6 +203,7 @@ struct FlatModel {
     std::vector<FlatEquation> initial_equations;
     std::vector<FlatWhen> whens;
     std::vector<RelationDefinition> relation_definitions;
+    std::vector<IntegerDefinition> integer_definitions;
     std::vector<FlatAssert> asserts;
     std::vector<ConditionPtr> conditions;      // indexed by condition symbol
     std::vector<std::string> condition_text;   // canonical text of each condition

@@ -301,11 +301,14 @@ void dump_flat(const FlatModel& flat, std::ostream& out) {
         for (const FlatEquation& e : flat.initial_equations)
             out << fmt::format("  {} = {}  ({}){}\n", p.print(e.lhs), p.print(e.rhs), e.origin, where(e.range));
     }
-    if (!flat.relation_definitions.empty()) {
+    if (!flat.relation_definitions.empty() || !flat.integer_definitions.empty()) {
         out << "discrete definitions:\n";
         for (const RelationDefinition& r : flat.relation_definitions)
             out << fmt::format("  {} := {}{}\n", flat.variables[static_cast<std::size_t>(r.variable)].name,
                                p.condition(*r.condition), where(r.range));
+        for (const IntegerDefinition& d : flat.integer_definitions)
+            out << fmt::format("  {} := {}{}\n", flat.variables[static_cast<std::size_t>(d.variable)].name,
+                               p.print(d.value), where(d.range));
     }
     if (!flat.whens.empty()) {
         out << "when-clauses:\n";

@@ -239,6 +239,11 @@ private:
     std::vector<std::map<std::string, Value>> iterations(const std::vector<ast::ForIterator>& its,
                                                          const Ctx& ctx);
     int new_condition(ConditionPtr c, SourceRange where);
+    // An Integer discrete variable defined by an equation outside when
+    // (`mode = if ... then Forward else Stuck;`): recorded as an
+    // IntegerDefinition when its value reads only discrete quantities and
+    // conditions.
+    void define_integer(int variable, const ast::Expr& rhs, const Ctx& ctx, SourceRange where);
     // The body an if-equation or if-statement selects when its conditions
     // are parameter expressions; `refusal` when one is not. Null when no
     // branch holds.
@@ -1164,6 +1169,30 @@ int Flattener::new_condition(ConditionPtr c, SourceRange where) {
     return k;
 }
 
+void Flattener::define_integer(int variable, const ast::Expr& rhs, const Ctx& ctx, SourceRange where) {
+    const FlatVariable& var = model_->variables[static_cast<std::size_t>(variable)];
+    Value v = value(rhs, ctx);
+    if (!v.is_scalar())
+        fail(rule::flatten_type_mismatch, where, fmt::format("the Integer '{}' is defined by an array", var.name));
+    // Between events an Integer is constant: its value may read discrete
+    // quantities and select by conditions (which may test continuous
+    // relations), but not read a continuous quantity itself.
+    for (GiNaC::const_preorder_iterator it = v.elems[0].preorder_begin(); it != v.elems[0].preorder_end(); ++it) {
+        if (!GiNaC::is_a<GiNaC::symbol>(*it)) continue;
+        auto m = model_->symbols.meaning(GiNaC::ex_to<GiNaC::symbol>(*it));
+        if (!m || m->role == SymbolTable::Meaning::Role::Condition) continue;
+        const bool discrete = (m->role == SymbolTable::Meaning::Role::Variable ||
+                               m->role == SymbolTable::Meaning::Role::Pre) &&
+                              model_->variables[static_cast<std::size_t>(m->index)].variability != Variability::Continuous;
+        if (!discrete)
+            fail(rule::flatten_unsupported_construct, where,
+                 fmt::format("the Integer '{}' is defined by an expression that reads the continuous quantity '{}'; "
+                             "define it by conditions (if ... then 1 else ...) or assign it in a when-clause",
+                             var.name, GiNaC::ex_to<GiNaC::symbol>(*it).get_name()));
+    }
+    model_->integer_definitions.push_back({variable, v.elems[0], where});
+}
+
 Value Flattener::call_value(const ast::Expr& e, const Ctx& ctx) {
     const std::string fname = e.ref.dotted();
     auto arg = [&](std::size_t i) -> const ast::Expr& {
@@ -1799,11 +1828,13 @@ void Flattener::equation(const ast::Equation& eq, const EqCtx& outer) {
                         model_->relation_definitions.push_back(rd);
                         return;
                     }
-                    if (var.type == BaseType::Integer && var.variability == Variability::Discrete)
-                        fail(rule::flatten_unsupported_construct, eq.range,
-                             fmt::format("Integer variable '{}' defined by an equation outside when; assign it in "
-                                         "a when-clause",
-                                         var.name));
+                    if (var.type == BaseType::Integer && var.variability == Variability::Discrete) {
+                        if (!ec.active.empty())
+                            fail(rule::flatten_unsupported_construct, eq.range,
+                                 "an Integer defined inside an if-equation with a non-parameter condition");
+                        define_integer(r.member->variable, *eq.rhs, ctx, eq.range);
+                        return;
+                    }
                 }
             }
             Value l = value(*eq.lhs, ctx);
@@ -2359,6 +2390,10 @@ void Flattener::finish_bindings() {
             rd.condition = fold(condition(*b.expr, ctx));
             rd.range = b.range;
             model_->relation_definitions.push_back(rd);
+            continue;
+        }
+        if (var.variability == Variability::Discrete && var.type == BaseType::Integer && b.subscript.empty()) {
+            define_integer(b.variable, *b.expr, ctx, b.range);
             continue;
         }
         if (var.variability == Variability::Discrete)

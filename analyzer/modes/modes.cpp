@@ -12,6 +12,8 @@
 #include "flatten/expression_builder.h"
 #include "flatten/expression_limits.h"
 #include "flatten/flattener.h"
+#include "modes/discrete_logic.h"
+#include "modes/relation_consistency.h"
 
 namespace modeaudit {
 
@@ -20,23 +22,17 @@ namespace {
 using GiNaC::ex;
 using K = Condition::Kind;
 
-// The discrete state explored: values of the base variables. Base variables
-// are the atomic relations over continuous quantities (s < 0) that select
-// equations or define mode variables, and the discrete variables that are
-// assigned in when-clauses or never change. Relation-defined variables
-// (`off = s < 0`) are derived from them.
-struct State {
-    std::vector<std::int64_t> relations;  // per atomic relation: 0/1
-    std::vector<std::int64_t> discrete;   // per flat variable (only discrete ones meaningful)
-    bool operator<(const State& o) const {
-        return relations != o.relations ? relations < o.relations : discrete < o.discrete;
-    }
-};
+// The discrete state explored (discrete_logic.h): the truth of each atomic
+// relation over continuous quantities (s < 0) that selects equations or
+// defines a discrete variable, and the values of the discrete variables
+// that decide the modes (assigned in when-clauses, never changed, or
+// defined by an equation: their values are settled by the event iteration).
+using State = DiscreteState;
 
 class Explorer {
 public:
     Explorer(const FlatModel& flat, DiagnosticSink& sink, const ModeLimits& limits)
-        : flat_(flat), sink_(sink), limits_(limits) {}
+        : flat_(flat), sink_(sink), limits_(limits), logic_(flat) {}
 
     ModeSet run();
 
@@ -45,25 +41,46 @@ private:
     DiagnosticSink& sink_;
     const ModeLimits& limits_;
 
-    std::vector<ConditionPtr> relations_;        // atomic relations
-    std::vector<std::string> relation_text_;
-    std::map<int, const RelationDefinition*> defined_;  // variable -> its definition
+    DiscreteLogic logic_;                        // atomic relations, definitions, the event iteration
+    // Which valuations of the atomic relations can hold together (built
+    // once the relations are collected).
+    std::optional<RelationConsistency> consistency_;
+    std::set<std::string> reported_unsettled_;   // modes-logic-unsettled, once per definition
+    bool definition_loop_ = false;               // the definitions have a loop no pre() breaks
     std::vector<int> mode_vars_;                 // flat variable indices, declaration order
     std::vector<int> implicit_;                  // atomic relations used directly in selection
     std::set<int> relevant_;                     // discrete variables the modes depend on
     bool failed_ = false;
 
-    bool is_continuous_relation(const Condition& c) const;
-    int relation_index(const ConditionPtr& c);
     void collect(const ConditionPtr& c, std::set<int>& vars, bool selection);
-    std::int64_t discrete_value(int v, const State& s, int depth = 0) const;
-    bool eval(const Condition& c, const State& s, const State* pre, int depth = 0) const;
-    ex substitute_discrete(const ex& e, const State& s) const;
+    // A discrete variable the modes depend on, with what its definition reads.
+    void collect_variable(int v, std::set<int>& vars);
+    // The discrete variables and conditions an expression reads.
+    void collect_expr(const ex& e, std::set<int>& vars, bool selection);
+    // A relation over continuous quantities: registered as atomic, once per
+    // selection of the if-expressions on mode variables in its sides.
+    void collect_relation(const ConditionPtr& c, std::set<int>& vars, bool selection);
+    // Between events pre(v) = v.
+    bool eval(const Condition& c, const State& s) const { return logic_.truth(c, s, s); }
+    ex substitute_discrete(const ex& e, const State& s) const { return logic_.substitute(e, s, s); }
+    // The event iteration from t (new relations and when-assignments) with
+    // the left limits `before`; false (reported once) when it does not settle.
+    bool settle(State& t, const State& before);
     std::vector<std::int64_t> mode_values(const State& s) const;
     std::string mode_id(const std::vector<std::int64_t>& values) const;
     bool guard_of(const Condition& c, bool becoming, ex& g, SourceRange where, bool report);
     // Whether guard_of combines several relations' guards (and/or).
     bool compound(const Condition& c) const;
+    // Whether a when-condition reads discrete values (a mode variable, a
+    // pre(), a Boolean defined by an equation): its guard may then differ
+    // from mode to mode.
+    bool reads_discrete(const Condition& c) const;
+    // The condition as state s decides it: discrete variables and their
+    // pre() (equal between events) by their values, relations between
+    // discrete quantities by their truth, Booleans defined by equations by
+    // their definitions; relations over continuous quantities kept. Folded,
+    // so that `if up then x > 1.5 else x < 0.5` becomes one relation.
+    ConditionPtr specialize(const ConditionPtr& c, const State& s, int depth) const;
     State initial_state();
     // A guard in time (and parameters) only is a time event; any other a state event.
     Transition::Trigger trigger_of(const ex& g) const {
@@ -89,132 +106,94 @@ private:
     std::map<ex, std::vector<int>, GiNaC::ex_is_less> equations_with_;
 };
 
-bool Explorer::is_continuous_relation(const Condition& c) const {
-    if (c.kind != K::Relation) return false;
-    for (const ex* side : {&c.lhs, &c.rhs})
-        for (GiNaC::const_preorder_iterator it = side->preorder_begin(); it != side->preorder_end(); ++it)
-            if (GiNaC::is_a<GiNaC::symbol>(*it)) {
-                auto m = flat_.symbols.meaning(GiNaC::ex_to<GiNaC::symbol>(*it));
-                if (!m) continue;
-                if (m->role == SymbolTable::Meaning::Role::Time || m->role == SymbolTable::Meaning::Role::Derivative)
-                    return true;
-                if (m->role == SymbolTable::Meaning::Role::Variable &&
-                    flat_.variables[static_cast<std::size_t>(m->index)].variability == Variability::Continuous)
-                    return true;
-            }
-    return false;
-}
-
-int Explorer::relation_index(const ConditionPtr& c) {
-    std::string text = canonical(flat_, *c);
-    for (std::size_t i = 0; i < relation_text_.size(); ++i)
-        if (relation_text_[i] == text) return static_cast<int>(i);
-    relations_.push_back(c);
-    relation_text_.push_back(text);
-    return static_cast<int>(relations_.size()) - 1;
-}
-
 // Collects the discrete variables a selection condition depends on, and
 // registers its continuous relations as atomic relations.
 void Explorer::collect(const ConditionPtr& c, std::set<int>& vars, bool selection) {
     switch (c->kind) {
-        case K::Variable: {
-            if (vars.insert(c->variable).second) {
-                auto it = defined_.find(c->variable);
-                if (it != defined_.end()) collect(it->second->condition, vars, false);
-            }
-            return;
-        }
-        case K::Relation: {
-            if (is_continuous_relation(*c)) {
-                int k = relation_index(c);
-                if (selection && std::find(implicit_.begin(), implicit_.end(), k) == implicit_.end())
-                    implicit_.push_back(k);
+        case K::Variable: collect_variable(c->variable, vars); return;
+        case K::Relation:
+            if (logic_.is_continuous_relation(*c)) {
+                collect_relation(c, vars, selection);
             } else {
                 // A relation between discrete quantities: its variables are mode variables.
-                for (const ex* side : {&c->lhs, &c->rhs})
-                    for (GiNaC::const_preorder_iterator it = side->preorder_begin(); it != side->preorder_end(); ++it)
-                        if (GiNaC::is_a<GiNaC::symbol>(*it)) {
-                            auto m = flat_.symbols.meaning(GiNaC::ex_to<GiNaC::symbol>(*it));
-                            if (m && (m->role == SymbolTable::Meaning::Role::Variable ||
-                                      m->role == SymbolTable::Meaning::Role::Pre))
-                                vars.insert(m->index);
-                        }
+                collect_expr(c->lhs, vars, selection);
+                collect_expr(c->rhs, vars, selection);
             }
             return;
-        }
         default:
             for (const ConditionPtr& o : c->operands) collect(o, vars, selection);
     }
 }
 
-std::int64_t Explorer::discrete_value(int v, const State& s, int depth) const {
-    auto it = defined_.find(v);
-    if (it != defined_.end() && depth < 64) return eval(*it->second->condition, s, nullptr, depth + 1) ? 1 : 0;
-    return s.discrete[static_cast<std::size_t>(v)];
+void Explorer::collect_variable(int v, std::set<int>& vars) {
+    if (!vars.insert(v).second) return;
+    if (ConditionPtr d = logic_.boolean_definition(v))
+        collect(d, vars, false);
+    else if (const ex* value = logic_.integer_definition(v)) {
+        collect_expr(*value, vars, false);
+    }
 }
 
-ex Explorer::substitute_discrete(const ex& e, const State& s) const {
-    GiNaC::exmap map;
+void Explorer::collect_expr(const ex& e, std::set<int>& vars, bool selection) {
     for (GiNaC::const_preorder_iterator it = e.preorder_begin(); it != e.preorder_end(); ++it) {
         if (!GiNaC::is_a<GiNaC::symbol>(*it)) continue;
         auto m = flat_.symbols.meaning(GiNaC::ex_to<GiNaC::symbol>(*it));
         if (!m) continue;
-        if ((m->role == SymbolTable::Meaning::Role::Variable || m->role == SymbolTable::Meaning::Role::Pre) &&
-            flat_.variables[static_cast<std::size_t>(m->index)].variability == Variability::Discrete &&
-            flat_.variables[static_cast<std::size_t>(m->index)].type == BaseType::Integer)
-            map[*it] = GiNaC::numeric(static_cast<long>(discrete_value(m->index, s)));
-        if (m->role == SymbolTable::Meaning::Role::Condition)
-            map[*it] = eval(*flat_.conditions[static_cast<std::size_t>(m->index)], s, &s) ? 1 : 0;
+        using R = SymbolTable::Meaning::Role;
+        if (m->role == R::Variable || m->role == R::Pre) collect_variable(m->index, vars);
+        if (m->role == R::Condition) collect(flat_.conditions[static_cast<std::size_t>(m->index)], vars, selection);
     }
-    return map.empty() ? e : e.subs(map, kExactSubs);
 }
 
-bool Explorer::eval(const Condition& c, const State& s, const State* pre, int depth) const {
-    switch (c.kind) {
-        case K::Constant: return c.value;
-        case K::Variable: {
-            const State& src = c.pre && pre ? *pre : s;
-            return discrete_value(c.variable, src, depth) != 0;
+void Explorer::collect_relation(const ConditionPtr& c, std::set<int>& vars, bool selection) {
+    // The condition symbols of if-expressions in its sides (x > if y then a else b).
+    std::vector<GiNaC::symbol> selectors;
+    for (const ex* side : {&c->lhs, &c->rhs})
+        for (GiNaC::const_preorder_iterator it = side->preorder_begin(); it != side->preorder_end(); ++it)
+            if (GiNaC::is_a<GiNaC::symbol>(*it))
+                if (auto m = flat_.symbols.meaning(GiNaC::ex_to<GiNaC::symbol>(*it));
+                    m && m->role == SymbolTable::Meaning::Role::Condition) {
+                    const GiNaC::symbol& sym = GiNaC::ex_to<GiNaC::symbol>(*it);
+                    if (std::find_if(selectors.begin(), selectors.end(),
+                                     [&](const GiNaC::symbol& o) { return o.is_equal(sym); }) == selectors.end())
+                        selectors.push_back(sym);
+                    collect(flat_.conditions[static_cast<std::size_t>(m->index)], vars, selection);
+                }
+    // At most 2^6 selections; beyond that the relation stays as written.
+    const std::size_t n = selectors.size() <= 6 ? selectors.size() : 0;
+    for (std::size_t bits = 0; bits < (std::size_t{1} << n); ++bits) {
+        ConditionPtr r = c;
+        if (n > 0) {
+            GiNaC::exmap pick;
+            for (std::size_t i = 0; i < n; ++i) pick[selectors[i]] = (bits >> i) & 1U ? 1 : 0;
+            auto selected = std::make_shared<Condition>(*c);
+            selected->lhs = c->lhs.subs(pick, kExactSubs);
+            selected->rhs = c->rhs.subs(pick, kExactSubs);
+            if (!logic_.is_continuous_relation(*selected)) continue;
+            r = selected;
         }
-        case K::Not: return !eval(*c.operands[0], s, pre, depth);
-        case K::And:
-            for (const ConditionPtr& o : c.operands)
-                if (!eval(*o, s, pre, depth)) return false;
-            return true;
-        case K::Or:
-            for (const ConditionPtr& o : c.operands)
-                if (eval(*o, s, pre, depth)) return true;
-            return false;
-        case K::Relation: {
-            if (is_continuous_relation(c)) {
-                std::string text = canonical(flat_, c);
-                for (std::size_t i = 0; i < relation_text_.size(); ++i)
-                    if (relation_text_[i] == text) return s.relations[i] != 0;
-                return false;  // not part of the mode structure (a when trigger): false between events
-            }
-            auto a = numeric_value(substitute_discrete(c.lhs, s));
-            auto b = numeric_value(substitute_discrete(c.rhs, s));
-            if (!a || !b || !a->is_real() || !b->is_real()) return false;
-            switch (c.op) {
-                case Condition::RelOp::Lt: return *a < *b;
-                case Condition::RelOp::Le: return *a <= *b;
-                case Condition::RelOp::Gt: return *a > *b;
-                case Condition::RelOp::Ge: return *a >= *b;
-                case Condition::RelOp::Eq: return *a == *b;
-                case Condition::RelOp::Ne: return *a != *b;
-            }
-            return false;
-        }
-        case K::Sample:
-        case K::Initial: return false;
+        const int k = logic_.add_relation(r);
+        if (selection && std::find(implicit_.begin(), implicit_.end(), k) == implicit_.end()) implicit_.push_back(k);
     }
+}
+
+bool Explorer::settle(State& t, const State& before) {
+    std::string why;
+    SourceRange where;
+    if (logic_.settle(t, before, why, where)) return true;
+    // Once per definition; a loop without pre() is reported by itself (the
+    // cut it is evaluated with cycles in no meaningful way).
+    if (!definition_loop_ && reported_unsettled_.insert(fmt::format("{}:{}", where.begin.line, where.begin.column)).second)
+        sink_.report(rule::modes_logic_unsettled, where.valid() ? where : flat_.range,
+                     fmt::format("the discrete equations have no fixed point at an event: {}", why),
+                     {"a value defined by an equation must settle once its pre() values are its own (Modelica 3.6, "
+                      "8.6); break the loop with pre() or a when-clause"});
     return false;
 }
 
 std::vector<std::int64_t> Explorer::mode_values(const State& s) const {
     std::vector<std::int64_t> vals;
-    for (int v : mode_vars_) vals.push_back(discrete_value(v, s));
+    for (int v : mode_vars_) vals.push_back(s.discrete[static_cast<std::size_t>(v)]);
     for (int k : implicit_) vals.push_back(s.relations[static_cast<std::size_t>(k)]);
     return vals;
 }
@@ -228,7 +207,7 @@ std::string Explorer::mode_id(const std::vector<std::int64_t>& values) const {
             name = var.name;
             val = var.type == BaseType::Boolean ? (values[i] ? "true" : "false") : std::to_string(values[i]);
         } else {
-            name = "(" + relation_text_[static_cast<std::size_t>(implicit_[i - mode_vars_.size()])] + ")";
+            name = "(" + logic_.relation_text(static_cast<std::size_t>(implicit_[i - mode_vars_.size()])) + ")";
             val = values[i] ? "true" : "false";
         }
         id += (id.empty() ? "" : ",") + name + "=" + val;
@@ -264,10 +243,8 @@ bool Explorer::guard_of(const Condition& c, bool becoming, ex& g, SourceRange wh
             b.operands[0]->pre && b.operands[0]->variable == a.variable)
             return guard_of(a, true, g, where, report);
     }
-    if (c.kind == K::Variable && !c.pre) {
-        auto it = defined_.find(c.variable);
-        if (it != defined_.end()) return guard_of(*it->second->condition, becoming, g, where, report);
-    }
+    if (c.kind == K::Variable && !c.pre)
+        if (ConditionPtr d = logic_.boolean_definition(c.variable)) return guard_of(*d, becoming, g, where, report);
     if (c.kind == K::Sample && becoming) {
         g = flat_.symbols.time() - c.lhs;
         return true;
@@ -310,11 +287,71 @@ bool Explorer::compound(const Condition& c) const {
             return compound(a);
     }
     if (c.kind == K::And || c.kind == K::Or) return true;
-    if (c.kind == K::Variable && !c.pre) {
-        auto it = defined_.find(c.variable);
-        if (it != defined_.end()) return compound(*it->second->condition);
-    }
+    if (c.kind == K::Variable && !c.pre)
+        if (ConditionPtr d = logic_.boolean_definition(c.variable)) return compound(*d);
     return false;
+}
+
+bool Explorer::reads_discrete(const Condition& c) const {
+    if (c.kind == K::Variable) return true;
+    if (c.kind == K::Relation) return !logic_.is_continuous_relation(c);
+    for (const ConditionPtr& o : c.operands)
+        if (reads_discrete(*o)) return true;
+    return false;
+}
+
+ConditionPtr Explorer::specialize(const ConditionPtr& c, const State& s, int depth) const {
+    auto constant = [&](bool v) {
+        auto r = std::make_shared<Condition>();
+        r->kind = K::Constant;
+        r->value = v;
+        r->range = c->range;
+        return ConditionPtr(r);
+    };
+    switch (c->kind) {
+        case K::Variable: {
+            // A definition is inlined a bounded number of times (a loop
+            // without pre() is reported by the definitions' ordering).
+            ConditionPtr d = c->pre ? nullptr : logic_.boolean_definition(c->variable);
+            if (d && depth < 8) return specialize(d, s, depth + 1);
+            return constant(s.discrete[static_cast<std::size_t>(c->variable)] != 0);
+        }
+        case K::Relation:
+            if (!logic_.is_continuous_relation(*c)) return constant(eval(*c, s));
+            {
+                // An if-expression on mode variables in a side: its branch here.
+                auto r = std::make_shared<Condition>(*c);
+                r->lhs = substitute_discrete(c->lhs, s);
+                r->rhs = substitute_discrete(c->rhs, s);
+                return r;
+            }
+        case K::Not: {
+            ConditionPtr x = specialize(c->operands[0], s, depth);
+            if (x->kind == K::Constant) return constant(!x->value);
+            auto r = std::make_shared<Condition>(*c);
+            r->operands = {x};
+            return r;
+        }
+        case K::And:
+        case K::Or: {
+            const bool conj = c->kind == K::And;
+            std::vector<ConditionPtr> ops;
+            for (const ConditionPtr& o : c->operands) {
+                ConditionPtr x = specialize(o, s, depth);
+                if (x->kind == K::Constant) {
+                    if (x->value != conj) return constant(x->value);
+                    continue;
+                }
+                ops.push_back(x);
+            }
+            if (ops.empty()) return constant(conj);
+            if (ops.size() == 1) return ops[0];
+            auto r = std::make_shared<Condition>(*c);
+            r->operands = ops;
+            return r;
+        }
+        default: return c;
+    }
 }
 
 State Explorer::initial_state() {
@@ -328,7 +365,7 @@ State Explorer::initial_state() {
     }
     // Start values (default 0, as in Modelica) of what the relations read.
     GiNaC::exmap start;
-    for (const ConditionPtr& c : relations_)
+    for (const ConditionPtr& c : logic_.relations())
         for (const ex* side : {&c->lhs, &c->rhs})
             for (GiNaC::const_preorder_iterator it = side->preorder_begin(); it != side->preorder_end(); ++it) {
                 if (!GiNaC::is_a<GiNaC::symbol>(*it)) continue;
@@ -343,9 +380,9 @@ State Explorer::initial_state() {
                         start[*it] = var.start ? *var.start : ex(0);
                 }
             }
-    s.relations.assign(relations_.size(), 0);
-    for (std::size_t k = 0; k < relations_.size(); ++k) {
-        const Condition& c = *relations_[k];
+    s.relations.assign(logic_.relations().size(), 0);
+    for (std::size_t k = 0; k < logic_.relations().size(); ++k) {
+        const Condition& c = *logic_.relations()[k];
         auto a = numeric_value(c.lhs.subs(start, kExactSubs)), b = numeric_value(c.rhs.subs(start, kExactSubs));
         bool v = false;
         if (a && b && a->is_real() && b->is_real()) {
@@ -367,11 +404,13 @@ State Explorer::initial_state() {
         for (const WhenAction& a : w.actions)
             if (a.kind == WhenAction::Kind::AssignDiscrete && relevant_.count(a.variable)) {
                 if (a.bool_value)
-                    s.discrete[static_cast<std::size_t>(a.variable)] = eval(*a.bool_value, before, &before) ? 1 : 0;
+                    s.discrete[static_cast<std::size_t>(a.variable)] = eval(*a.bool_value, before) ? 1 : 0;
                 else if (auto n = numeric_value(substitute_discrete(a.value, before)); n && n->is_real())
                     s.discrete[static_cast<std::size_t>(a.variable)] = n->to_long();
             }
     }
+    // The defined variables from the start values (their pre() at the start).
+    settle(s, before);
     return s;
 }
 
@@ -380,16 +419,17 @@ const std::optional<Transition>& Explorer::relation_crossing(std::size_t k, bool
     if (auto it = crossings_.find(key); it != crossings_.end()) return it->second;
     std::optional<Transition> out;
     ex g;
-    if (guard_of(*relations_[k], becoming, g, relations_[k]->range, false)) {
+    const ConditionPtr& relation = logic_.relations()[k];
+    if (guard_of(*relation, becoming, g, relation->range, false)) {
         Transition tr;
         tr.guard = g;
         tr.guard_text = canonical_in(flat_, g);
-        tr.range = relations_[k]->range;
+        tr.range = relation->range;
         if (definition_text_.empty())
             for (const RelationDefinition& rd : flat_.relation_definitions)
                 definition_text_.push_back(canonical(flat_, *rd.condition));
         for (std::size_t d = 0; d < definition_text_.size(); ++d)
-            if (definition_text_[d].find(relation_text_[k]) != std::string::npos) {
+            if (definition_text_[d].find(logic_.relation_text(k)) != std::string::npos) {
                 tr.relation_definition = static_cast<int>(d);
                 tr.range = flat_.relation_definitions[d].range;
                 break;
@@ -438,7 +478,7 @@ void Explorer::add_contact_modes(ModeSet& set, const std::vector<State>& state_o
             if (static_cast<int>(m) != t.from && guard_is_equation(set.modes[m], g)) t.contact_mode = static_cast<int>(m);
         if (t.contact_mode >= 0) continue;
         for (int v : mode_vars_) {
-            if (flat_.variables[static_cast<std::size_t>(v)].type != BaseType::Boolean) continue;
+            if (flat_.variables[static_cast<std::size_t>(v)].type != BaseType::Boolean || logic_.is_defined(v)) continue;
             State s = state_of[static_cast<std::size_t>(t.from)];
             s.discrete[static_cast<std::size_t>(v)] ^= 1;
             auto vals = mode_values(s);
@@ -461,7 +501,7 @@ Mode Explorer::build_mode(const State& s, const std::vector<std::int64_t>& value
     std::vector<std::int64_t> cond(flat_.conditions.size());
     GiNaC::exmap csub;
     for (std::size_t k = 0; k < flat_.conditions.size(); ++k) {
-        cond[k] = eval(*flat_.conditions[k], s, &s) ? 1 : 0;
+        cond[k] = eval(*flat_.conditions[k], s) ? 1 : 0;
         csub[flat_.symbols.condition(static_cast<int>(k))] = GiNaC::numeric(static_cast<long>(cond[k]));
     }
     auto active = [&](const std::vector<std::pair<int, bool>>& when) {
@@ -491,9 +531,35 @@ Mode Explorer::build_mode(const State& s, const std::vector<std::int64_t>& value
 
 ModeSet Explorer::run() {
     ModeSet set;
-    for (const RelationDefinition& r : flat_.relation_definitions) defined_[r.variable] = &r;
     std::set<int> vars;
-    for (const ConditionPtr& c : flat_.conditions) collect(c, vars, true);
+    // Conditions that only an Integer definition selects by decide no
+    // equations themselves: their relations are not mode variables.
+    std::vector<bool> selects(flat_.conditions.size(), false);
+    auto mark = [&](const ex& e) {
+        for (GiNaC::const_preorder_iterator it = e.preorder_begin(); it != e.preorder_end(); ++it)
+            if (GiNaC::is_a<GiNaC::symbol>(*it))
+                if (auto m = flat_.symbols.meaning(GiNaC::ex_to<GiNaC::symbol>(*it));
+                    m && m->role == SymbolTable::Meaning::Role::Condition)
+                    selects[static_cast<std::size_t>(m->index)] = true;
+    };
+    std::vector<bool> in_definition(flat_.conditions.size(), false);
+    for (const IntegerDefinition& d : flat_.integer_definitions)
+        for (GiNaC::const_preorder_iterator it = d.value.preorder_begin(); it != d.value.preorder_end(); ++it)
+            if (GiNaC::is_a<GiNaC::symbol>(*it))
+                if (auto m = flat_.symbols.meaning(GiNaC::ex_to<GiNaC::symbol>(*it));
+                    m && m->role == SymbolTable::Meaning::Role::Condition)
+                    in_definition[static_cast<std::size_t>(m->index)] = true;
+    for (const FlatEquation& e : flat_.equations) {
+        mark(e.lhs);
+        mark(e.rhs);
+        for (const auto& [k, value] : e.active_when) selects[static_cast<std::size_t>(k)] = true;
+    }
+    for (const FlatAssert& a : flat_.asserts)
+        for (const auto& [k, value] : a.active_when) selects[static_cast<std::size_t>(k)] = true;
+    for (const FlatWhen& w : flat_.whens)
+        for (const WhenAction& a : w.actions) mark(a.value);
+    for (std::size_t k = 0; k < flat_.conditions.size(); ++k)
+        collect(flat_.conditions[k], vars, selects[k] || !in_definition[k]);
     // Discrete variables that decide the modes: the mode variables, what
     // their definitions read, and what their when-assignments read, to a
     // fixed point. Others (an event counter, a sampled value) do not split
@@ -530,6 +596,20 @@ ModeSet Explorer::run() {
         std::set<int> ignored;
         collect(r.condition, ignored, false);
     }
+    for (const IntegerDefinition& d : flat_.integer_definitions) {
+        std::set<int> ignored;
+        collect_expr(d.value, ignored, false);
+    }
+    consistency_.emplace(logic_.relations());
+    std::vector<std::string> loop;
+    SourceRange loop_at;
+    definition_loop_ = !logic_.order_definitions(loop, loop_at);
+    if (definition_loop_)
+        sink_.report(rule::modes_logic_unsettled, loop_at.valid() ? loop_at : flat_.range,
+                     fmt::format("the discrete equations define {} through each other with no pre() between them "
+                                 "(an algebraic loop of discrete variables)",
+                                 fmt::join(loop, " -> ")),
+                     {"read the left limit pre(v) on one side of the loop, or assign one of them in a when-clause"});
     for (int v : mode_vars_) {
         ModeVariable mv;
         mv.name = flat_.variables[static_cast<std::size_t>(v)].name;
@@ -539,28 +619,54 @@ ModeSet Explorer::run() {
     }
     for (int k : implicit_) {
         ModeVariable mv;
-        mv.name = "(" + relation_text_[static_cast<std::size_t>(k)] + ")";
+        mv.name = "(" + logic_.relation_text(static_cast<std::size_t>(k)) + ")";
         mv.condition = k;
         set.mode_variables.push_back(mv);
     }
 
-    // Guards of when-clauses are the same from every state: compute once.
+    // Guards of when-clauses are the same from every state: compute once;
+    // a condition that reads discrete values and is no single relation as
+    // written (if up then x > 1.5 else x < 0.5, a latched Boolean) gets its
+    // guard in each state from the condition as that state decides it.
     struct WhenGuard {
         std::size_t when;
         std::size_t trigger;
         ex g;
         bool ok;
+        bool per_state = false;
+        SourceRange range;
     };
     std::vector<WhenGuard> when_guards;
     for (std::size_t w = 0; w < flat_.whens.size(); ++w) {
         const FlatWhen& fw = flat_.whens[w];
         for (std::size_t k = 0; k < fw.triggers.size(); ++k) {
             const ConditionPtr& t = fw.triggers[k];
+            const SourceRange range = t->range.valid() ? t->range : fw.range;
             ex g;
-            bool ok = guard_of(*t, true, g, t->range.valid() ? t->range : fw.range, true);
-            when_guards.push_back({w, k, g, ok});
+            const bool per_state = !guard_of(*t, true, g, range, false) && reads_discrete(*t);
+            const bool ok = per_state || guard_of(*t, true, g, range, true);
+            when_guards.push_back({w, k, g, ok, per_state, range});
         }
     }
+    std::set<std::pair<std::size_t, std::size_t>> reported_triggers;
+    // The discrete values such a condition reads are part of the explored
+    // state (its relations over continuous quantities are not: they are
+    // false between events, as any when-condition's).
+    std::function<void(const Condition&)> read_by_trigger = [&](const Condition& c) {
+        if (c.kind == K::Variable) relevant_.insert(c.variable);
+        if (c.kind == K::Relation && !logic_.is_continuous_relation(c))
+            for (const ex* side : {&c.lhs, &c.rhs})
+                for (GiNaC::const_preorder_iterator it = side->preorder_begin(); it != side->preorder_end(); ++it)
+                    if (GiNaC::is_a<GiNaC::symbol>(*it))
+                        if (auto m = flat_.symbols.meaning(GiNaC::ex_to<GiNaC::symbol>(*it));
+                            m && (m->role == SymbolTable::Meaning::Role::Variable ||
+                                  m->role == SymbolTable::Meaning::Role::Pre) &&
+                            flat_.variables[static_cast<std::size_t>(m->index)].variability == Variability::Discrete)
+                            relevant_.insert(m->index);
+        for (const ConditionPtr& o : c.operands) read_by_trigger(*o);
+    };
+    for (const WhenGuard& wg : when_guards)
+        if (wg.per_state) read_by_trigger(*flat_.whens[wg.when].triggers[wg.trigger]);
 
     for (std::size_t i = 0; i < flat_.equations.size(); ++i) {
         std::set<ex, GiNaC::ex_is_less> syms;
@@ -626,33 +732,55 @@ ModeSet Explorer::run() {
             }
         };
         // (a) crossings of atomic relations.
-        for (std::size_t k = 0; k < relations_.size(); ++k) {
+        // A valuation of the relations that holds at no point (x < 0.5
+        // without x < 1.5) is not reached; the defined variables follow
+        // from their equations with pre() the values before the crossing.
+        for (std::size_t k = 0; k < logic_.relations().size(); ++k) {
             bool now = s.relations[k] != 0;
             const std::optional<Transition>& crossing = relation_crossing(k, !now);
             if (!crossing) continue;
             State t = s;
             t.relations[k] = now ? 0 : 1;
+            if (!consistency_->possible(t.relations) || !settle(t, s)) continue;
             visit(t, *crossing, false);
         }
         // (b) when-clauses.
         for (const WhenGuard& wg : when_guards) {
             if (!wg.ok) continue;
             const FlatWhen& fw = flat_.whens[wg.when];
+            ex g = wg.g;
+            ConditionPtr used = fw.triggers[wg.trigger];  // the condition whose guard g is
+            if (wg.per_state) {
+                const ConditionPtr& trigger = fw.triggers[wg.trigger];
+                // Already true here: no rising edge before it falls (another transition).
+                if (eval(*trigger, s)) continue;
+                ConditionPtr decided = specialize(trigger, s, 0);
+                if (decided->kind == K::Constant) continue;  // cannot become true in this mode
+                if (!guard_of(*decided, true, g, wg.range, false)) {
+                    if (reported_triggers.insert({wg.when, wg.trigger}).second)
+                        guard_of(*decided, true, g, wg.range, true);
+                    continue;
+                }
+                used = decided;
+            }
             State t = s;
             for (const WhenAction& a : fw.actions) {
                 if (a.kind != WhenAction::Kind::AssignDiscrete || !relevant_.count(a.variable)) continue;
                 if (a.bool_value)
-                    t.discrete[static_cast<std::size_t>(a.variable)] = eval(*a.bool_value, s, &s) ? 1 : 0;
+                    t.discrete[static_cast<std::size_t>(a.variable)] = eval(*a.bool_value, s) ? 1 : 0;
                 else if (auto n = numeric_value(substitute_discrete(a.value, s)); n && n->is_real())
                     t.discrete[static_cast<std::size_t>(a.variable)] = n->to_long();
             }
+            if (!settle(t, s)) continue;
             Transition tr;
-            tr.guard = wg.g;
-            tr.guard_text = canonical_in(flat_, wg.g);
+            // An if-expression on mode variables in the condition reads as
+            // the branch this state selects.
+            tr.guard = substitute_discrete(g, s);
+            tr.guard_text = canonical_in(flat_, tr.guard);
             tr.when_clause = static_cast<int>(wg.when);
             tr.trigger_index = static_cast<int>(wg.trigger);
             tr.sampled = fw.triggers[wg.trigger]->kind == Condition::Kind::Sample;
-            tr.compound = compound(*fw.triggers[wg.trigger]);
+            tr.compound = compound(*used);
             // A clock reads as itself: its guard is only its first instant.
             if (tr.sampled) tr.guard_text = canonical(flat_, *fw.triggers[wg.trigger]);
             tr.priority = fw.priority;
@@ -665,7 +793,7 @@ ModeSet Explorer::run() {
                 // counter, a sampled value) is an event of its own too.
                 if (a.kind != WhenAction::Kind::AssignDiscrete || !relevant_.count(a.variable)) has_resets = true;
             }
-            tr.trigger = trigger_of(wg.g);
+            tr.trigger = trigger_of(tr.guard);
             visit(t, tr, has_resets);
         }
     }

@@ -10,6 +10,15 @@
 // many independent switches only costs the modes actually reachable, up to a
 // limit (`modes-limit-reached`).
 //
+// Discrete variables defined by equations (a latch `y = pre(y) and x < 1.5
+// or x < 0.5`, an Integer `mode = if ... then Forward else ...`, a Boolean
+// connection) are part of the explored state and settle by Modelica's event
+// iteration at every transition (discrete_logic.h), so each mode's guards
+// follow from the logic with pre() fixed to the mode's values; relation
+// values that hold at no point together are not explored
+// (relation_consistency.h). A logic that does not settle is
+// `modes-logic-unsettled`.
+//
 // For each mode the stage selects the active equations (if-branches by the
 // valuation, `mode_if` folded), and for each transition it records the
 // guard function, its crossing direction, whether it is a state or a time

@@ -34,6 +34,7 @@
 #include <utility>
 #include <vector>
 
+#include "modes/discrete_logic.h"
 #include "simulation/event_detection.h"
 #include "simulation/integrator.h"
 #include "simulation/mode_system.h"
@@ -154,6 +155,15 @@ private:
     Clock& clock(const Transition& tr);
     std::vector<double> parameter_values_of(const ModeSystem& sys);
     void add_discrete(std::map<std::string, double>& m) const;
+    // The mode one restart step leads to for the transitions `fired`: their
+    // combined target (combined_target), except that discrete variables
+    // defined by equations (a pre() latch, an Integer mode) take the values
+    // of their event iteration at the event (modes/discrete_logic.h): pre()
+    // the values before the step, the relations of the fired guards crossed
+    // and the others evaluated at `left`. -1 with `why` when there is none.
+    int event_target(const std::vector<const Transition*>& fired, const std::map<std::string, double>& left,
+                     double t, std::string& why);
+    std::optional<DiscreteLogic> logic_;  // built at the first event that needs it
 
     const FlatModel& flat_;
     const ModeSet& modes_;

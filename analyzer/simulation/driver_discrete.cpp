@@ -8,6 +8,8 @@
 #include <stdexcept>
 
 #include "flatten/expression_builder.h"
+#include "flatten/expression_limits.h"
+#include "flatten/flattener.h"
 #include "simulation/driver.h"
 #include "structure/numeric.h"
 
@@ -173,6 +175,99 @@ void SimulationDriver::reset_discrete(double t) {
             std::string missing;
             if (auto s = event_value(*flat_.variables[v].start, {}, t, missing)) discrete_[v] = *s;
         }
+}
+
+int SimulationDriver::event_target(const std::vector<const Transition*>& fired,
+                                   const std::map<std::string, double>& left, double t, std::string& why) {
+    std::string combined_why;
+    const int combined = combined_target(modes_, mode_, fired, combined_why);
+    if (flat_.relation_definitions.empty() && flat_.integer_definitions.empty()) {
+        why = combined_why;
+        return combined;
+    }
+    if (!logic_) {
+        logic_.emplace(flat_);
+        std::vector<std::string> loop;
+        SourceRange where;
+        logic_->order_definitions(loop, where);  // a loop is the modes stage's finding
+    }
+    // The discrete values before the step: the mode's and the tracked ones.
+    DiscreteState before;
+    before.discrete.assign(flat_.variables.size(), 0);
+    for (const auto& [v, value] : mode_variables_) before.discrete[static_cast<std::size_t>(v)] = value;
+    for (std::size_t v = 0; v < flat_.variables.size(); ++v)
+        if (tracked(static_cast<int>(v))) before.discrete[v] = std::llround(discrete_[v]);
+    // A relation whose function is a fired guard (or its negative) has
+    // crossed: the guard rose through zero (a when-condition's relation as
+    // well as a relation crossing). Any other is evaluated at the event from
+    // the values before the step.
+    std::string missing;
+    const RelationTruth relation = [&](const Condition& c) {
+        const ex d = c.lhs - c.rhs;
+        int sign = 0;
+        for (const Transition* tr : fired) {
+            if (tr->sampled) continue;
+            if (checked_expand(d - tr->guard).is_zero()) sign = 1;
+            else if (checked_expand(d + tr->guard).is_zero()) sign = -1;
+            if (sign != 0) break;
+        }
+        double value = sign;
+        if (sign == 0) {
+            std::string m;
+            auto v = event_value(d, left, t, m);
+            if (!v) {
+                if (missing.empty()) missing = m.empty() ? canonical(flat_, c) : m;
+                return false;
+            }
+            value = *v;
+        }
+        switch (c.op) {
+            case Condition::RelOp::Lt: return value < 0;
+            case Condition::RelOp::Le: return value <= 0;
+            case Condition::RelOp::Gt: return value > 0;
+            case Condition::RelOp::Ge: return value >= 0;
+            case Condition::RelOp::Eq: return value == 0;
+            case Condition::RelOp::Ne: return value != 0;
+        }
+        return false;
+    };
+    // The values the step starts from: the when-clauses' assignments (the
+    // combined target's values of the mode variables they assign, the
+    // tracked ones as assign_discrete left them), the defined variables
+    // still at their values before.
+    const std::vector<std::int64_t>& base =
+        modes_.modes[static_cast<std::size_t>(combined >= 0 ? combined : mode_)].values;
+    DiscreteState after = before;
+    for (std::size_t k = 0; k < modes_.mode_variables.size(); ++k) {
+        const int v = modes_.mode_variables[k].variable;
+        if (v >= 0 && !logic_->is_defined(v)) after.discrete[static_cast<std::size_t>(v)] = base[k];
+    }
+    for (std::size_t v = 0; v < flat_.variables.size(); ++v)
+        if (tracked(static_cast<int>(v)) && !logic_->is_defined(static_cast<int>(v)))
+            after.discrete[v] = std::llround(discrete_[v]);
+    SourceRange where;
+    if (!logic_->settle(after, before, why, where, &relation)) return -1;
+    if (!missing.empty()) {
+        why = fmt::format("the discrete equations cannot be evaluated at t = {:.12g} ({} has no value there)", t,
+                          missing);
+        return -1;
+    }
+    // The target: the combined one's values (the current mode's when they
+    // conflict) with the defined variables' settled values.
+    std::vector<std::int64_t> values = base;
+    for (std::size_t k = 0; k < modes_.mode_variables.size(); ++k) {
+        const int v = modes_.mode_variables[k].variable;
+        if (v >= 0 && logic_->is_defined(v)) values[k] = after.discrete[static_cast<std::size_t>(v)];
+    }
+    for (int v : logic_->defined())
+        if (tracked(v)) discrete_[static_cast<std::size_t>(v)] = static_cast<double>(after.discrete[static_cast<std::size_t>(v)]);
+    for (std::size_t m = 0; m < modes_.modes.size(); ++m)
+        if (modes_.modes[m].values == values && !modes_.modes[m].transient_only) return static_cast<int>(m);
+    std::vector<std::string> parts;
+    for (std::size_t k = 0; k < values.size(); ++k)
+        parts.push_back(fmt::format("{}={}", modes_.mode_variables[k].name, values[k]));
+    why = fmt::format("the discrete equations lead to the valuation {}, which is no explored mode", fmt::join(parts, ","));
+    return -1;
 }
 
 }  // namespace modeaudit

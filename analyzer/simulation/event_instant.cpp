@@ -131,7 +131,7 @@ bool SimulationDriver::restart_step(double t_e, const std::vector<std::size_t>& 
             while (c.next() <= t_e + o_.simultaneity * std::max(1.0, std::fabs(t_e))) ++c.count;
         }
     }
-    const int to = combined_target(modes_, mode_, transitions, why);
+    const int to = event_target(transitions, ev.before, t_e, why);
     if (to < 0) {
         ev.verdict = "undetermined";
         ev.message = why;

@@ -1,0 +1,103 @@
+#include "modes/relation_consistency.h"
+
+#include <map>
+#include <optional>
+#include <string>
+
+#include "flatten/expression_limits.h"
+#include "flatten/flattener.h"
+
+namespace modeaudit {
+
+namespace {
+
+using Op = Condition::RelOp;
+
+// `d op 0` written as `u op' v` for d = sign*u + offset.
+Op flipped(Op op) {
+    switch (op) {
+        case Op::Lt: return Op::Gt;
+        case Op::Le: return Op::Ge;
+        case Op::Gt: return Op::Lt;
+        case Op::Ge: return Op::Le;
+        default: return op;
+    }
+}
+
+Op negated(Op op) {
+    switch (op) {
+        case Op::Lt: return Op::Ge;
+        case Op::Le: return Op::Gt;
+        case Op::Gt: return Op::Le;
+        case Op::Ge: return Op::Lt;
+        case Op::Eq: return Op::Ne;
+        case Op::Ne: return Op::Eq;
+    }
+    return op;
+}
+
+// One end of the interval left for u.
+struct End {
+    std::optional<GiNaC::numeric> at;  // empty: unbounded
+    bool open = false;
+};
+
+}  // namespace
+
+RelationConsistency::RelationConsistency(const std::vector<ConditionPtr>& relations) {
+    std::map<std::string, std::vector<Bound>> by_quantity;
+    for (std::size_t k = 0; k < relations.size(); ++k) {
+        const Condition& c = *relations[k];
+        if (c.kind != Condition::Kind::Relation || c.op == Op::Eq || c.op == Op::Ne) continue;
+        GiNaC::ex d = checked_expand(c.lhs - c.rhs);
+        GiNaC::numeric offset = 0;
+        GiNaC::ex rest = d;
+        if (GiNaC::is_a<GiNaC::add>(d)) {
+            rest = 0;
+            for (const GiNaC::ex& term : d)
+                if (GiNaC::is_a<GiNaC::numeric>(term))
+                    offset += GiNaC::ex_to<GiNaC::numeric>(term);
+                else
+                    rest += term;
+        } else if (GiNaC::is_a<GiNaC::numeric>(d)) {
+            continue;
+        }
+        if (!offset.is_real() || rest.is_zero()) continue;
+        // The quantity u is rest or -rest, whichever prints first: the same
+        // u for `x < 1` and `1.5 > x`.
+        const std::string plus = canonical(rest), minus = canonical(checked_expand(-rest));
+        Bound b;
+        b.relation = k;
+        b.sign = plus <= minus ? 1 : -1;
+        b.offset = offset;
+        b.op = c.op;
+        by_quantity[plus <= minus ? plus : minus].push_back(b);
+    }
+    for (auto& [quantity, bounds] : by_quantity)
+        if (bounds.size() > 1) groups_.push_back(std::move(bounds));
+}
+
+bool RelationConsistency::possible(const std::vector<std::int64_t>& truth) const {
+    for (const std::vector<Bound>& group : groups_) {
+        End lo, hi;
+        for (const Bound& b : group) {
+            // d op 0 (or its negation), d = sign*u + offset, as u op' v.
+            Op op = truth[b.relation] != 0 ? b.op : negated(b.op);
+            if (b.sign < 0) op = flipped(op);
+            const GiNaC::numeric v = b.sign > 0 ? -b.offset : b.offset;
+            const bool open = op == Op::Lt || op == Op::Gt;
+            End& end = op == Op::Lt || op == Op::Le ? hi : lo;
+            const bool upper = &end == &hi;
+            if (!end.at || (upper ? v < *end.at : v > *end.at)) {
+                end.at = v;
+                end.open = open;
+            } else if (v == *end.at) {
+                end.open = end.open || open;
+            }
+        }
+        if (lo.at && hi.at && (*lo.at > *hi.at || (*lo.at == *hi.at && (lo.open || hi.open)))) return false;
+    }
+    return true;
+}
+
+}  // namespace modeaudit
