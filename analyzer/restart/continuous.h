@@ -1,7 +1,8 @@
 // The continuous restart test of seed 000, section 4.2 ("if the inherited
 // values satisfy the new consistency conditions, solve for the new
-// algebraic variables and derivatives"): part of the restart stage, not
-// wired into the pipeline yet.
+// algebraic variables and derivatives"): part of the restart stage; the
+// simulation applies it at the event time for continuous transitions
+// (simulation.cpp, supplied_restart).
 //
 // The previous mode's state values are inherited unchanged; the new mode's
 // other state variables are solved from its consistency conditions; the

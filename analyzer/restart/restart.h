@@ -1,7 +1,8 @@
 // Procedure 1 of seed 001 (paper notes 5.6): from a matched, rescaled
 // mode-change array to the restart system, and its solution at given left
-// limits. Not wired into the pipeline yet (the transition verdicts and
-// diagnostics of the mode-change issue are still to come).
+// limits. The restart stage builds the system per transition (verdict.h);
+// the simulation solves it at each event's left limits and time
+// (simulation/derived_restart.cpp).
 //
 // 1. erase the unmatched equations; 2. rescale x -> eps^-mu_x x_r and
 // f -> eps^mu_f f; 3. set eps := 0 and check that the result is still
