@@ -71,6 +71,9 @@ private:
     bool guard_of(const Condition& c, bool becoming, ex& g, SourceRange where, bool report);
     // Whether guard_of combines several relations' guards (and/or).
     bool compound(const Condition& c) const;
+    // Adds to `out` the discrete variables that `e` reads (directly or
+    // through pre()).
+    void discrete_reads(const ex& e, std::set<int>& out) const;
     // Whether a when-condition reads discrete values (a mode variable, a
     // pre(), a Boolean defined by an equation): its guard may then differ
     // from mode to mode.
@@ -275,6 +278,16 @@ bool Explorer::guard_of(const Condition& c, bool becoming, ex& g, SourceRange wh
                                  "zero crossing (an equality, a discrete variable) as a separate when-clause",
                                  canonical(flat_, c)));
     return false;
+}
+
+void Explorer::discrete_reads(const ex& e, std::set<int>& out) const {
+    for (GiNaC::const_preorder_iterator it = e.preorder_begin(); it != e.preorder_end(); ++it)
+        if (GiNaC::is_a<GiNaC::symbol>(*it))
+            if (auto m = flat_.symbols.meaning(GiNaC::ex_to<GiNaC::symbol>(*it));
+                m && (m->role == SymbolTable::Meaning::Role::Variable ||
+                      m->role == SymbolTable::Meaning::Role::Pre) &&
+                flat_.variables[static_cast<std::size_t>(m->index)].variability == Variability::Discrete)
+                out.insert(m->index);
 }
 
 bool Explorer::compound(const Condition& c) const {
@@ -572,13 +585,7 @@ ModeSet Explorer::run() {
                 if (a.kind != WhenAction::Kind::AssignDiscrete || !relevant_.count(a.variable)) continue;
                 std::set<int> reads;
                 if (a.bool_value) collect(a.bool_value, reads, false);
-                for (GiNaC::const_preorder_iterator it = a.value.preorder_begin(); it != a.value.preorder_end(); ++it)
-                    if (GiNaC::is_a<GiNaC::symbol>(*it))
-                        if (auto m = flat_.symbols.meaning(GiNaC::ex_to<GiNaC::symbol>(*it));
-                            m && (m->role == SymbolTable::Meaning::Role::Variable ||
-                                  m->role == SymbolTable::Meaning::Role::Pre) &&
-                            flat_.variables[static_cast<std::size_t>(m->index)].variability == Variability::Discrete)
-                            reads.insert(m->index);
+                discrete_reads(a.value, reads);
                 for (int r : reads)
                     if (relevant_.insert(r).second) grew = true;
             }
@@ -655,14 +662,7 @@ ModeSet Explorer::run() {
     std::function<void(const Condition&)> read_by_trigger = [&](const Condition& c) {
         if (c.kind == K::Variable) relevant_.insert(c.variable);
         if (c.kind == K::Relation && !logic_.is_continuous_relation(c))
-            for (const ex* side : {&c.lhs, &c.rhs})
-                for (GiNaC::const_preorder_iterator it = side->preorder_begin(); it != side->preorder_end(); ++it)
-                    if (GiNaC::is_a<GiNaC::symbol>(*it))
-                        if (auto m = flat_.symbols.meaning(GiNaC::ex_to<GiNaC::symbol>(*it));
-                            m && (m->role == SymbolTable::Meaning::Role::Variable ||
-                                  m->role == SymbolTable::Meaning::Role::Pre) &&
-                            flat_.variables[static_cast<std::size_t>(m->index)].variability == Variability::Discrete)
-                            relevant_.insert(m->index);
+            for (const ex* side : {&c.lhs, &c.rhs}) discrete_reads(*side, relevant_);
         for (const ConditionPtr& o : c.operands) read_by_trigger(*o);
     };
     for (const WhenGuard& wg : when_guards)
