@@ -23,6 +23,7 @@
 
 #include "common/internal_error.h"
 #include "flatten/connections.h"
+#include "flatten/condition_semantics.h"
 #include "flatten/expression_builder.h"
 #include "flatten/instance.h"
 #include "parse/ast_print.h"
@@ -1508,56 +1509,13 @@ Value Flattener::inline_function(const ClassHit& fn, const ast::Expr& call, cons
 // =========================================================================== conditions
 
 ConditionPtr Flattener::fold(ConditionPtr c) {
-    using K = Condition::Kind;
-    auto constant = [&](bool v) {
-        auto r = std::make_shared<Condition>();
-        r->kind = K::Constant;
-        r->value = v;
-        r->range = c->range;
-        return ConditionPtr(r);
-    };
-    switch (c->kind) {
-        case K::Relation: {
-            auto a = numeric_value(c->lhs), b = numeric_value(c->rhs);
-            if (!a || !b || !a->is_real() || !b->is_real()) return c;
-            switch (c->op) {
-                case Condition::RelOp::Lt: return constant(*a < *b);
-                case Condition::RelOp::Le: return constant(*a <= *b);
-                case Condition::RelOp::Gt: return constant(*a > *b);
-                case Condition::RelOp::Ge: return constant(*a >= *b);
-                case Condition::RelOp::Eq: return constant(*a == *b);
-                case Condition::RelOp::Ne: return constant(*a != *b);
-            }
-            return c;
-        }
-        case K::Not: {
-            ConditionPtr x = fold(c->operands[0]);
-            if (x->kind == K::Constant) return constant(!x->value);
-            if (x == c->operands[0]) return c;
-            auto r = std::make_shared<Condition>(*c);
-            r->operands = {x};
-            return r;
-        }
-        case K::And:
-        case K::Or: {
-            bool is_and = c->kind == K::And;
-            std::vector<ConditionPtr> ops;
-            for (const ConditionPtr& o : c->operands) {
-                ConditionPtr x = fold(o);
-                if (x->kind == K::Constant) {
-                    if (x->value != is_and) return constant(x->value);
-                    continue;
-                }
-                ops.push_back(x);
-            }
-            if (ops.empty()) return constant(is_and);
-            if (ops.size() == 1) return ops[0];
-            auto r = std::make_shared<Condition>(*c);
-            r->operands = ops;
-            return r;
-        }
-        default: return c;
-    }
+    // Relations between numbers decide; the rest stays.
+    return fold_condition(c, [](const ConditionPtr& leaf) {
+        if (leaf->kind != Condition::Kind::Relation) return leaf;
+        auto a = numeric_value(leaf->lhs), b = numeric_value(leaf->rhs);
+        if (!a || !b || !a->is_real() || !b->is_real()) return leaf;
+        return condition_constant(relation_holds(leaf->op, *a, *b), leaf->range);
+    });
 }
 
 ConditionPtr Flattener::condition(const ast::Expr& e, const Ctx& ctx) {

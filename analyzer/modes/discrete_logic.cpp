@@ -7,6 +7,7 @@
 #include <functional>
 #include <set>
 
+#include "flatten/condition_semantics.h"
 #include "flatten/expression_builder.h"
 #include "flatten/flattener.h"
 
@@ -141,18 +142,16 @@ ex DiscreteLogic::substitute(const ex& e, const DiscreteState& now, const Discre
 
 bool DiscreteLogic::truth(const Condition& c, const DiscreteState& now, const DiscreteState& pre,
                           const RelationTruth* relation) const {
+    // The tree by the shared Kleene evaluator; the leaves never give Unknown
+    // here (a relation without a value is false, as between events).
+    return condition_truth(c, [&](const Condition& leaf) { return truth_of(leaf_truth(leaf, now, pre, relation)); }) ==
+           Truth::True;
+}
+
+bool DiscreteLogic::leaf_truth(const Condition& c, const DiscreteState& now, const DiscreteState& pre,
+                               const RelationTruth* relation) const {
     switch (c.kind) {
-        case K::Constant: return c.value;
         case K::Variable: return (c.pre ? pre : now).discrete[static_cast<std::size_t>(c.variable)] != 0;
-        case K::Not: return !truth(*c.operands[0], now, pre, relation);
-        case K::And:
-            for (const ConditionPtr& o : c.operands)
-                if (!truth(*o, now, pre, relation)) return false;
-            return true;
-        case K::Or:
-            for (const ConditionPtr& o : c.operands)
-                if (truth(*o, now, pre, relation)) return true;
-            return false;
         case K::Relation: {
             if (is_continuous_relation(c)) {
                 // An if-expression on mode variables in a side (x > if y
@@ -168,20 +167,10 @@ bool DiscreteLogic::truth(const Condition& c, const DiscreteState& now, const Di
             auto a = numeric_value(substitute(c.lhs, now, pre, relation));
             auto b = numeric_value(substitute(c.rhs, now, pre, relation));
             if (!a || !b || !a->is_real() || !b->is_real()) return false;
-            switch (c.op) {
-                case Condition::RelOp::Lt: return *a < *b;
-                case Condition::RelOp::Le: return *a <= *b;
-                case Condition::RelOp::Gt: return *a > *b;
-                case Condition::RelOp::Ge: return *a >= *b;
-                case Condition::RelOp::Eq: return *a == *b;
-                case Condition::RelOp::Ne: return *a != *b;
-            }
-            return false;
+            return relation_holds(c.op, *a, *b);
         }
-        case K::Sample:
-        case K::Initial: return false;
+        default: return false;  // sample(), initial(): false between events
     }
-    return false;
 }
 
 std::int64_t DiscreteLogic::evaluate(const Definition& d, const DiscreteState& now, const DiscreteState& pre,

@@ -86,6 +86,9 @@ public:
     // when-trigger's) is false between events.
     bool truth(const Condition& c, const DiscreteState& now, const DiscreteState& pre,
                const RelationTruth* relation = nullptr) const;
+    // A leaf of a condition (a Variable, a Relation, sample(), initial()).
+    bool leaf_truth(const Condition& c, const DiscreteState& now, const DiscreteState& pre,
+                    const RelationTruth* relation) const;
     // e with its discrete symbols (Integer variables, their pre(), condition
     // symbols) replaced by their values.
     GiNaC::ex substitute(const GiNaC::ex& e, const DiscreteState& now, const DiscreteState& pre,

@@ -9,6 +9,7 @@
 
 #include "common/internal_error.h"
 #include "common/progress.h"
+#include "flatten/condition_semantics.h"
 #include "flatten/expression_builder.h"
 #include "flatten/expression_limits.h"
 #include "flatten/flattener.h"
@@ -314,57 +315,26 @@ bool Explorer::reads_discrete(const Condition& c) const {
 }
 
 ConditionPtr Explorer::specialize(const ConditionPtr& c, const State& s, int depth) const {
-    auto constant = [&](bool v) {
-        auto r = std::make_shared<Condition>();
-        r->kind = K::Constant;
-        r->value = v;
-        r->range = c->range;
-        return ConditionPtr(r);
-    };
-    switch (c->kind) {
-        case K::Variable: {
-            // A definition is inlined a bounded number of times (a loop
-            // without pre() is reported by the definitions' ordering).
-            ConditionPtr d = c->pre ? nullptr : logic_.boolean_definition(c->variable);
-            if (d && depth < 8) return specialize(d, s, depth + 1);
-            return constant(s.discrete[static_cast<std::size_t>(c->variable)] != 0);
-        }
-        case K::Relation:
-            if (!logic_.is_continuous_relation(*c)) return constant(eval(*c, s));
-            {
+    return fold_condition(c, [&](const ConditionPtr& leaf) -> ConditionPtr {
+        switch (leaf->kind) {
+            case K::Variable: {
+                // A definition is inlined a bounded number of times (a loop
+                // without pre() is reported by the definitions' ordering).
+                ConditionPtr d = leaf->pre ? nullptr : logic_.boolean_definition(leaf->variable);
+                if (d && depth < 8) return specialize(d, s, depth + 1);
+                return condition_constant(s.discrete[static_cast<std::size_t>(leaf->variable)] != 0, leaf->range);
+            }
+            case K::Relation: {
+                if (!logic_.is_continuous_relation(*leaf)) return condition_constant(eval(*leaf, s), leaf->range);
                 // An if-expression on mode variables in a side: its branch here.
-                auto r = std::make_shared<Condition>(*c);
-                r->lhs = substitute_discrete(c->lhs, s);
-                r->rhs = substitute_discrete(c->rhs, s);
+                auto r = std::make_shared<Condition>(*leaf);
+                r->lhs = substitute_discrete(leaf->lhs, s);
+                r->rhs = substitute_discrete(leaf->rhs, s);
                 return r;
             }
-        case K::Not: {
-            ConditionPtr x = specialize(c->operands[0], s, depth);
-            if (x->kind == K::Constant) return constant(!x->value);
-            auto r = std::make_shared<Condition>(*c);
-            r->operands = {x};
-            return r;
+            default: return leaf;
         }
-        case K::And:
-        case K::Or: {
-            const bool conj = c->kind == K::And;
-            std::vector<ConditionPtr> ops;
-            for (const ConditionPtr& o : c->operands) {
-                ConditionPtr x = specialize(o, s, depth);
-                if (x->kind == K::Constant) {
-                    if (x->value != conj) return constant(x->value);
-                    continue;
-                }
-                ops.push_back(x);
-            }
-            if (ops.empty()) return constant(conj);
-            if (ops.size() == 1) return ops[0];
-            auto r = std::make_shared<Condition>(*c);
-            r->operands = ops;
-            return r;
-        }
-        default: return c;
-    }
+    });
 }
 
 State Explorer::initial_state() {
@@ -398,16 +368,7 @@ State Explorer::initial_state() {
         const Condition& c = *logic_.relations()[k];
         auto a = numeric_value(c.lhs.subs(start, kExactSubs)), b = numeric_value(c.rhs.subs(start, kExactSubs));
         bool v = false;
-        if (a && b && a->is_real() && b->is_real()) {
-            switch (c.op) {
-                case Condition::RelOp::Lt: v = *a < *b; break;
-                case Condition::RelOp::Le: v = *a <= *b; break;
-                case Condition::RelOp::Gt: v = *a > *b; break;
-                case Condition::RelOp::Ge: v = *a >= *b; break;
-                case Condition::RelOp::Eq: v = *a == *b; break;
-                case Condition::RelOp::Ne: v = *a != *b; break;
-            }
-        }
+        if (a && b && a->is_real() && b->is_real()) v = relation_holds(c.op, *a, *b);
         s.relations[k] = v ? 1 : 0;
     }
     // `when initial()` assignments.

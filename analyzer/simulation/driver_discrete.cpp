@@ -7,6 +7,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "flatten/condition_semantics.h"
 #include "flatten/expression_builder.h"
 #include "flatten/expression_limits.h"
 #include "flatten/flattener.h"
@@ -66,45 +67,26 @@ std::optional<double> SimulationDriver::event_value(const ex& e, const std::map<
 std::optional<bool> SimulationDriver::event_truth(const Condition& c, const std::map<std::string, double>& left, double t,
                                 std::string& missing) const {
     using K = Condition::Kind;
-    switch (c.kind) {
-        case K::Constant: return c.value;
-        case K::Initial: return t == o_.start_time && result_.events.empty();
-        case K::Sample: return std::nullopt;
-        case K::Not: {
-            auto v = event_truth(*c.operands.at(0), left, t, missing);
-            if (!v) return std::nullopt;
-            return !*v;
-        }
-        case K::And:
-        case K::Or: {
-            const bool conj = c.kind == K::And;
-            for (const ConditionPtr& o : c.operands) {
-                auto v = event_truth(*o, left, t, missing);
-                if (!v) return std::nullopt;
-                if (*v != conj) return !conj;
+    const Truth v = condition_truth(c, [&](const Condition& leaf) {
+        switch (leaf.kind) {
+            case K::Initial: return truth_of(t == o_.start_time && result_.events.empty());
+            case K::Variable: {
+                if (auto mv = mode_variables_.find(leaf.variable); mv != mode_variables_.end()) return truth_of(mv->second != 0);
+                if (tracked(leaf.variable)) return truth_of(discrete_.at(static_cast<std::size_t>(leaf.variable)) != 0);
+                if (missing.empty()) missing = flat_.variables.at(static_cast<std::size_t>(leaf.variable)).name;
+                return Truth::Unknown;
             }
-            return conj;
-        }
-        case K::Variable: {
-            if (auto mv = mode_variables_.find(c.variable); mv != mode_variables_.end()) return mv->second != 0;
-            if (tracked(c.variable)) return discrete_.at(static_cast<std::size_t>(c.variable)) != 0;
-            missing = flat_.variables.at(static_cast<std::size_t>(c.variable)).name;
-            return std::nullopt;
-        }
-        case K::Relation: {
-            auto d = event_value(c.lhs - c.rhs, left, t, missing);
-            if (!d) return std::nullopt;
-            switch (c.op) {
-                case Condition::RelOp::Lt: return *d < 0;
-                case Condition::RelOp::Le: return *d <= 0;
-                case Condition::RelOp::Gt: return *d > 0;
-                case Condition::RelOp::Ge: return *d >= 0;
-                case Condition::RelOp::Eq: return *d == 0;
-                case Condition::RelOp::Ne: return *d != 0;
+            case K::Relation: {
+                auto l = event_value(leaf.lhs, left, t, missing), r = event_value(leaf.rhs, left, t, missing);
+                if (!l || !r) return Truth::Unknown;
+                const double scale = std::max(std::fabs(*l), std::fabs(*r));
+                return truth_of(relation_holds(leaf.op, *l - *r, relation_tolerance(scale)));
             }
+            default: return Truth::Unknown;  // sample(): decided by its clock, not here
         }
-    }
-    return std::nullopt;
+    });
+    if (v == Truth::Unknown) return std::nullopt;
+    return v == Truth::True;
 }
 // The when-clause assignments to tracked discrete variables, in clause
 // order (an algorithm's sequence; equations in the order written).
@@ -221,15 +203,7 @@ int SimulationDriver::event_target(const std::vector<const Transition*>& fired,
             }
             value = *v;
         }
-        switch (c.op) {
-            case Condition::RelOp::Lt: return value < 0;
-            case Condition::RelOp::Le: return value <= 0;
-            case Condition::RelOp::Gt: return value > 0;
-            case Condition::RelOp::Ge: return value >= 0;
-            case Condition::RelOp::Eq: return value == 0;
-            case Condition::RelOp::Ne: return value != 0;
-        }
-        return false;
+        return relation_holds(c.op, value, relation_tolerance(1.0));
     };
     // The values the step starts from: the when-clauses' assignments (the
     // combined target's values of the mode variables they assign, the

@@ -39,6 +39,7 @@
 #include <utility>
 #include <vector>
 
+#include "flatten/condition_semantics.h"
 #include "simulation/interval.h"
 #include "simulation/tape.h"
 
@@ -156,7 +157,7 @@ CrossingResult first_upward_crossing(const StatePolynomial& p, const Tape& guard
 // is bisected down to the time tolerance and then decided by point values.
 // So a violation on a window far narrower than the step is found, and the
 // first one is located (to the tolerance, then by bisection on points).
-enum class Truth { False, True, Unknown };
+using Truth = modeaudit::Truth;  // flatten/condition_semantics.h
 struct ConditionSearch {
     // The condition's truth over enclosures of the tape's outputs.
     std::function<Truth(const FastInterval* outputs)> over;

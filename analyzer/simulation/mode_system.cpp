@@ -38,18 +38,6 @@ void collect_relations(const Condition& c, std::vector<const Condition*>& out, s
     }
 }
 
-bool relation_holds(Condition::RelOp op, double d) {
-    switch (op) {
-        case Condition::RelOp::Lt: return d < 0;
-        case Condition::RelOp::Le: return d <= 0;
-        case Condition::RelOp::Gt: return d > 0;
-        case Condition::RelOp::Ge: return d >= 0;
-        case Condition::RelOp::Eq: return std::fabs(d) <= 1e-9;
-        case Condition::RelOp::Ne: return std::fabs(d) > 1e-9;
-    }
-    return false;
-}
-
 // A rational function in a form that does not depend on GiNaC's term order:
 // lsolve's answers (through normal()) come with signs and factor orders
 // that follow hash values, which change from run to run with the address
@@ -686,105 +674,51 @@ bool ModeSystem::solve_leading_from_guess(double t, const double* x, double* y) 
     return true;
 }
 
-namespace {
-
-Truth relation_truth(Condition::RelOp op, const FastInterval& d) {
-    const double lo = d.lower(), hi = d.upper();
-    if (std::isnan(lo) || std::isnan(hi)) return Truth::Unknown;
-    auto decide = [](bool yes, bool no) { return yes ? Truth::True : (no ? Truth::False : Truth::Unknown); };
-    switch (op) {
-        case Condition::RelOp::Lt: return decide(hi < 0, lo >= 0);
-        case Condition::RelOp::Le: return decide(hi <= 0, lo > 0);
-        case Condition::RelOp::Gt: return decide(lo > 0, hi <= 0);
-        case Condition::RelOp::Ge: return decide(lo >= 0, hi < 0);
-        case Condition::RelOp::Eq: return decide(lo >= -1e-9 && hi <= 1e-9, lo > 1e-9 || hi < -1e-9);
-        case Condition::RelOp::Ne: return decide(lo > 1e-9 || hi < -1e-9, lo >= -1e-9 && hi <= 1e-9);
-    }
-    return Truth::Unknown;
-}
-
-Truth truth_not(Truth a) { return a == Truth::True ? Truth::False : (a == Truth::False ? Truth::True : Truth::Unknown); }
-
-}  // namespace
-
 Truth ModeSystem::assert_truth_over(std::size_t k, const FastInterval* margins) const {
     const AssertCheck& a = asserts_.at(k);
     std::size_t next = 0;
-    auto eval = [&](const auto& self, const Condition& c) -> Truth {
+    const double equal = relation_tolerance(1.0);  // margins are differences: scale 1
+    return condition_truth(*a.condition, [&](const Condition& c) {
         switch (c.kind) {
-            case Condition::Kind::Constant: return c.value ? Truth::True : Truth::False;
             case Condition::Kind::Initial: return Truth::False;
             case Condition::Kind::Sample: return Truth::True;
             case Condition::Kind::Variable: {
                 auto it = mode_variable_values_.find(c.variable);
-                return it != mode_variable_values_.end() && it->second != 0 ? Truth::True : Truth::False;
+                return truth_of(it != mode_variable_values_.end() && it->second != 0);
             }
-            case Condition::Kind::Relation: return relation_truth(c.op, margins[next++]);
-            case Condition::Kind::Not: return truth_not(self(self, *c.operands.at(0)));
-            case Condition::Kind::And: {
-                Truth all = Truth::True;
-                for (const ConditionPtr& o : c.operands) {
-                    const Truth v = self(self, *o);  // every operand, so that `next` follows the relations
-                    if (v == Truth::False) all = Truth::False;
-                    else if (v == Truth::Unknown && all == Truth::True) all = Truth::Unknown;
-                }
-                return all;
+            case Condition::Kind::Relation: {
+                const FastInterval& d = margins[next++];
+                return relation_truth(c.op, d.lower(), d.upper(), equal);
             }
-            case Condition::Kind::Or: {
-                Truth any = Truth::False;
-                for (const ConditionPtr& o : c.operands) {
-                    const Truth v = self(self, *o);
-                    if (v == Truth::True) any = Truth::True;
-                    else if (v == Truth::Unknown && any == Truth::False) any = Truth::Unknown;
-                }
-                return any;
-            }
+            default: return Truth::Unknown;
         }
-        return Truth::Unknown;
-    };
-    return eval(eval, *a.condition);
+    });
 }
 
 bool ModeSystem::assert_holds_for(std::size_t k, const double* margins, double* margin) const {
     const AssertCheck& a = asserts_.at(k);
     std::size_t next = 0;
     double first_failing = std::nan("");
-    auto eval = [&](const auto& self, const Condition& c) -> bool {
-        switch (c.kind) {
-            case Condition::Kind::Constant: return c.value;
-            case Condition::Kind::Initial: return false;
-            case Condition::Kind::Sample: return true;
-            case Condition::Kind::Variable: {
-                auto it = mode_variable_values_.find(c.variable);
-                return it != mode_variable_values_.end() && it->second != 0;
-            }
-            case Condition::Kind::Relation: {
-                const double d = margins[next++];
-                const bool h = relation_holds(c.op, d);
-                const double signed_margin =
-                    (c.op == Condition::RelOp::Lt || c.op == Condition::RelOp::Le) ? -d : d;
-                if (!h && std::isnan(first_failing)) first_failing = signed_margin;
-                return h;
-            }
-            case Condition::Kind::Not: return !self(self, *c.operands.at(0));
-            case Condition::Kind::And: {
-                bool all = true;
-                for (const ConditionPtr& o : c.operands) all = self(self, *o) && all;
-                return all;
-            }
-            case Condition::Kind::Or: {
-                bool any = false;
-                for (const ConditionPtr& o : c.operands) any = self(self, *o) || any;
-                return any;
-            }
-        }
-        return true;
-    };
-    const bool holds = eval(eval, *a.condition);
+    const double equal = relation_tolerance(1.0);
+    const bool holds = condition_truth(*a.condition, [&](const Condition& c) {
+                           switch (c.kind) {
+                               case Condition::Kind::Initial: return Truth::False;
+                               case Condition::Kind::Sample: return Truth::True;
+                               case Condition::Kind::Variable: {
+                                   auto it = mode_variable_values_.find(c.variable);
+                                   return truth_of(it != mode_variable_values_.end() && it->second != 0);
+                               }
+                               case Condition::Kind::Relation: {
+                                   const double d = margins[next++];
+                                   const bool h = relation_holds(c.op, d, equal);
+                                   if (!h && std::isnan(first_failing)) first_failing = relation_margin(c.op, d);
+                                   return truth_of(h);
+                               }
+                               default: return Truth::True;
+                           }
+                       }) == Truth::True;
     if (margin) {
-        double first = a.relations.empty() ? 0.0 : margins[0];
-        if (!a.relations.empty() && (a.relations[0]->op == Condition::RelOp::Lt || a.relations[0]->op == Condition::RelOp::Le))
-            first = -first;
+        const double first = a.relations.empty() ? 0.0 : relation_margin(a.relations[0]->op, margins[0]);
         *margin = holds || std::isnan(first_failing) ? first : first_failing;
     }
     return holds;

@@ -12,6 +12,7 @@
 
 #include "flatten/expression_builder.h"
 #include "flatten/expression_limits.h"
+#include "flatten/condition_semantics.h"
 #include "flatten/flattener.h"
 #include "restart/restart.h"
 #include "structure/numeric.h"
@@ -26,38 +27,12 @@ namespace {
 
 // The margin of a condition (>= 0 where it holds), or nullopt.
 std::optional<double> margin(const Condition& c, const std::map<std::string, double>& values, const GiNaC::exmap& params) {
-    switch (c.kind) {
-        case Condition::Kind::Constant: return c.value ? 1.0 : -1.0;
-        case Condition::Kind::Not: {
-            auto m = margin(*c.operands.at(0), values, params);
-            if (!m) return std::nullopt;
-            return -*m;
-        }
-        case Condition::Kind::And:
-        case Condition::Kind::Or: {
-            std::optional<double> acc;
-            for (const ConditionPtr& o : c.operands) {
-                auto m = margin(*o, values, params);
-                if (!m) return std::nullopt;
-                acc = !acc ? *m : (c.kind == Condition::Kind::And ? std::min(*acc, *m) : std::max(*acc, *m));
-            }
-            return acc;
-        }
-        case Condition::Kind::Relation: {
-            auto l = evaluate(c.lhs, values, params), r = evaluate(c.rhs, values, params);
-            if (!l || !r) return std::nullopt;
-            switch (c.op) {
-                case Condition::RelOp::Ge:
-                case Condition::RelOp::Gt: return *l - *r;
-                case Condition::RelOp::Le:
-                case Condition::RelOp::Lt: return *r - *l;
-                case Condition::RelOp::Eq: return -std::fabs(*l - *r);
-                case Condition::RelOp::Ne: return std::fabs(*l - *r);
-            }
-            return std::nullopt;
-        }
-        default: return std::nullopt;
-    }
+    return condition_margin(c, [&](const Condition& leaf) -> std::optional<double> {
+        if (leaf.kind != Condition::Kind::Relation) return std::nullopt;
+        auto l = evaluate(leaf.lhs, values, params), r = evaluate(leaf.rhs, values, params);
+        if (!l || !r) return std::nullopt;
+        return relation_margin(leaf.op, *l - *r);
+    });
 }
 
 GiNaC::exmap params_for(const FlatModel& flat, const std::vector<GiNaC::ex>& exprs, double time) {
