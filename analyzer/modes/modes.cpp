@@ -15,6 +15,7 @@
 #include "flatten/flattener.h"
 #include "modes/discrete_logic.h"
 #include "modes/relation_consistency.h"
+#include "modes/simultaneous.h"
 
 namespace modeaudit {
 
@@ -775,7 +776,9 @@ ModeSet Explorer::run() {
 }  // namespace
 
 ModeSet enumerate_modes(const FlatModel& flat, DiagnosticSink& sink, const ModeLimits& limits) {
-    return Explorer(flat, sink, limits).run();
+    ModeSet modes = Explorer(flat, sink, limits).run();
+    add_coinciding_transitions(flat, modes, modes.simultaneous_notes);
+    return modes;
 }
 
 void dump_modes(const FlatModel& flat, const ModeSet& modes, std::ostream& out) {
@@ -803,6 +806,11 @@ void dump_modes(const FlatModel& flat, const ModeSet& modes, std::ostream& out) 
                            modes.modes[static_cast<std::size_t>(t.to)].id.empty() ? "single mode" : modes.modes[static_cast<std::size_t>(t.to)].id,
                            t.trigger == Transition::Trigger::State ? "state" : "time", t.guard_text);
         if (t.when_clause >= 0) out << fmt::format(" (when, line {}{})", t.range.begin.line, t.priority ? fmt::format(", elsewhen {}", t.priority) : "");
+        if (!t.parts.empty()) {
+            std::string parts;
+            for (int k : t.parts) parts += fmt::format("{}{}", parts.empty() ? "" : ", ", k);
+            out << fmt::format(", combined: transitions {} fire together", parts);
+        }
         out << "\n";
         for (const WhenAction& a : t.resets)
             out << fmt::format("    reinit({}, {})\n", flat.variables[static_cast<std::size_t>(a.variable)].name,
@@ -810,6 +818,7 @@ void dump_modes(const FlatModel& flat, const ModeSet& modes, std::ostream& out) 
         for (const WhenAction& a : t.restart_constraints)
             out << fmt::format("    restart constraint: {} = {}\n", canonical_in(flat, a.lhs), canonical_in(flat, a.rhs));
     }
+    for (const std::string& note : modes.simultaneous_notes) out << "note: " << note << "\n";
     if (!modes.complete) out << "(incomplete: the mode limit was reached)\n";
 }
 

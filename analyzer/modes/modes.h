@@ -88,9 +88,10 @@ struct Transition {
     SourceRange range;
     // A combined transition (several transitions of `from` that fire at one
     // instant, taken as one for their joint target; built by the
-    // simulation's derived restart, simulation/combined_restart.h): the
+    // modes stage for guards that coincide identically, modes/simultaneous.h,
+    // and the simulation's derived restart, simulation/combined_restart.h): the
     // guards of the others. Their root facts hold as well as this one's.
-    // Empty for the transitions enumerate_modes finds.
+    // Empty for a single transition.
     struct Guard {
         GiNaC::ex guard;
         std::string guard_text;
@@ -98,6 +99,9 @@ struct Transition {
         bool compound = false;
     };
     std::vector<Guard> simultaneous;
+    // The transitions combined (indices into ModeSet::transitions, the
+    // first one's guard is this one's); empty for a single transition.
+    std::vector<int> parts;
 };
 
 struct ModeSet {
@@ -105,6 +109,9 @@ struct ModeSet {
     std::vector<Mode> modes;                 // modes[0] is the initial mode
     std::vector<Transition> transitions;     // ordered by (from, clause order)
     bool complete = true;                    // false when the exploration limit was hit
+    // Groups of transitions whose guards coincide but whose combined
+    // transition could not be formed (modes/simultaneous.h), with the reason.
+    std::vector<std::string> simultaneous_notes;
 };
 
 struct ModeLimits {

@@ -9,36 +9,6 @@
 
 namespace modeaudit {
 
-Transition combine_transitions(const ModeSet& modes, const std::vector<int>& fired, int target) {
-    MODEAUDIT_ASSERT(!fired.empty(), "a combined transition of no transition");
-    const Transition& first = modes.transitions.at(static_cast<std::size_t>(fired.front()));
-    Transition out;
-    out.from = first.from;
-    out.to = target;
-    out.trigger = first.trigger;
-    out.guard = first.guard;
-    out.guard_text = first.guard_text;
-    out.when_clause = first.when_clause;
-    out.trigger_index = first.trigger_index;
-    out.relation_definition = first.relation_definition;
-    out.priority = first.priority;
-    out.range = first.range;
-    out.contact_mode = -1;  // no cascade for a combined transition (combined_restart.h)
-    // A clause with several triggers can fire through more than one of
-    // them: its actions count once.
-    std::set<int> clauses;
-    for (int k : fired) {
-        const Transition& t = modes.transitions.at(static_cast<std::size_t>(k));
-        MODEAUDIT_ASSERT(t.from == first.from, "simultaneous transitions from different modes");
-        if (&t != &first) out.simultaneous.push_back({t.guard, t.guard_text, t.trigger, t.compound});
-        if (t.when_clause >= 0 && !clauses.insert(t.when_clause).second) continue;
-        out.resets.insert(out.resets.end(), t.resets.begin(), t.resets.end());
-        out.restart_constraints.insert(out.restart_constraints.end(), t.restart_constraints.begin(),
-                                       t.restart_constraints.end());
-    }
-    return out;
-}
-
 std::shared_ptr<const CombinedRestart> CombinedRestarts::get(const FlatModel& flat, const ModeSet& modes,
                                                              std::vector<int> fired, int target) {
     std::sort(fired.begin(), fired.end());

@@ -39,14 +39,11 @@
 #include <vector>
 
 #include "mode_change/transition_study.h"
+#include "modes/simultaneous.h"
 #include "rescaling/rescaling.h"
 #include "restart/verdict.h"
 
 namespace modeaudit {
-
-// The transition `fired` (indices into modes.transitions, all from one
-// mode, at least one) taken as one, to mode `target`.
-Transition combine_transitions(const ModeSet& modes, const std::vector<int>& fired, int target);
 
 struct CombinedRestart {
     Transition transition;    // as combine_transitions builds it

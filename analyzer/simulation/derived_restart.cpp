@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <memory>
 
 #include "simulation/combined_restart.h"
@@ -72,11 +73,24 @@ RestartFunction derived_restart(const StructureResult& structures, const Restart
                 fired.push_back(index_of(req, t));
                 guards.push_back(t->guard_text);
             }
-            std::shared_ptr<const CombinedRestart> c = combined->get(req.flat, req.modes, fired, req.to);
-            RestartAnswer a = apply_restart(c->restart, req, fallback);
+            // The static stages studied it already when the guards coincide
+            // identically (modes/simultaneous.h); else it is derived now.
+            const TransitionRestart* studied = nullptr;
+            std::vector<int> sorted = fired;
+            std::sort(sorted.begin(), sorted.end());
+            for (const TransitionRestart& r : restarts.transitions) {
+                const Transition& t = req.modes.transitions.at(static_cast<std::size_t>(r.transition));
+                std::vector<int> parts = t.parts;
+                std::sort(parts.begin(), parts.end());
+                if (!parts.empty() && parts == sorted && t.to == req.to) studied = &r;
+            }
+            std::shared_ptr<const CombinedRestart> c =
+                studied ? nullptr : combined->get(req.flat, req.modes, fired, req.to);
+            const TransitionRestart& restart = studied ? *studied : c->restart;
+            RestartAnswer a = apply_restart(restart, req, fallback);
             const std::string what = fmt::format("combined transition of {} guards ({})", req.transitions.size(),
                                                  fmt::join(guards, ", "));
-            const std::string& why = a.message.empty() ? c->restart.explanation : a.message;
+            const std::string& why = a.message.empty() ? restart.explanation : a.message;
             a.message = why.empty() ? what : what + ": " + why;
             return a;
         }

@@ -35,17 +35,13 @@
 #include <vector>
 
 #include "modes/discrete_logic.h"
+#include "modes/simultaneous.h"
 #include "simulation/event_detection.h"
 #include "simulation/integrator.h"
 #include "simulation/mode_system.h"
 #include "simulation/simulation.h"
 
 namespace modeaudit {
-
-// The mode reached when all `fired` transitions of mode `from` apply at once:
-// their mode-variable changes combined; -1 (with `why`) when they conflict
-// or the mode was not explored (event_instant.cpp).
-int combined_target(const ModeSet& modes, int from, const std::vector<const Transition*>& fired, std::string& why);
 
 class SimulationDriver {
 public:

@@ -16,33 +16,6 @@
 
 namespace modeaudit {
 
-// The mode reached when all `fired` transitions of mode `from` apply at once:
-// their mode-variable changes combined; -1 when they conflict or the mode
-// was not explored.
-int combined_target(const ModeSet& modes, int from, const std::vector<const Transition*>& fired, std::string& why) {
-    if (fired.size() == 1) return fired[0]->to;
-    std::vector<std::int64_t> values = modes.modes[static_cast<std::size_t>(from)].values;
-    std::vector<bool> set(values.size(), false);
-    for (const Transition* t : fired) {
-        const auto& base = modes.modes[static_cast<std::size_t>(from)].values;
-        const auto& to = modes.modes[static_cast<std::size_t>(t->to)].values;
-        for (std::size_t k = 0; k < values.size(); ++k) {
-            if (to[k] == base[k]) continue;
-            if (set[k] && values[k] != to[k]) {
-                why = fmt::format("simultaneous transitions set mode variable '{}' to different values",
-                                  modes.mode_variables[k].name);
-                return -1;
-            }
-            values[k] = to[k];
-            set[k] = true;
-        }
-    }
-    for (std::size_t m = 0; m < modes.modes.size(); ++m)
-        if (modes.modes[m].values == values) return static_cast<int>(m);
-    why = "the simultaneous transitions lead to a mode that was not explored";
-    return -1;
-}
-
 double SimulationDriver::guard_rate(std::size_t g, double t, const std::vector<double>& xdot) const {
     const double h = 1e-7 * std::max(1.0, std::fabs(t));
     std::vector<double> plus(x_), minus(x_);

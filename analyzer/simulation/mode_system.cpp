@@ -281,7 +281,8 @@ ModeSystem::ModeSystem(const FlatModel& flat, const ModeSet& modes, int mode_ind
     };
     for (std::size_t ti = 0; ti < modes.transitions.size(); ++ti) {
         const Transition& t = modes.transitions[ti];
-        if (t.from != mode_index) continue;
+        // A combined transition has no guard of its own: its parts fire.
+        if (t.from != mode_index || !t.parts.empty()) continue;
         Guard g;
         g.transition = static_cast<int>(ti);
         g.text = t.guard_text;

@@ -52,12 +52,23 @@ std::vector<GiNaC::ex> condition_exprs(const Condition& c) {
     return out;
 }
 
-// The transition an event fired (the first in clause order).
+// The transition an event fired: the combined transition of exactly its
+// guards when the modes stage studied one (modes/simultaneous.h), else the
+// first fired transition in clause order.
 int transition_of(const ModeSet& modes, const EventRecord& ev) {
+    const std::set<std::string> fired(ev.guards.begin(), ev.guards.end());
+    if (fired.size() > 1)
+        for (std::size_t t = 0; t < modes.transitions.size(); ++t) {
+            const Transition& tr = modes.transitions[t];
+            if (tr.parts.empty() || tr.from != ev.from || tr.to != ev.to) continue;
+            std::set<std::string> guards{tr.guard_text};
+            for (const Transition::Guard& g : tr.simultaneous) guards.insert(g.guard_text);
+            if (guards == fired) return static_cast<int>(t);
+        }
     for (std::size_t t = 0; t < modes.transitions.size(); ++t) {
         const Transition& tr = modes.transitions[t];
-        if (tr.from != ev.from) continue;
-        if (std::find(ev.guards.begin(), ev.guards.end(), tr.guard_text) != ev.guards.end()) return static_cast<int>(t);
+        if (tr.from != ev.from || !tr.parts.empty()) continue;
+        if (fired.count(tr.guard_text)) return static_cast<int>(t);
     }
     return -1;
 }

@@ -11,10 +11,14 @@
 // event verification reports.
 // status: good
 // stage: simulation
-// expect: restart-impulsive at 45:3 "engaged1=false,engaged2=false -> engaged1=true,engaged2=false"
-// expect: restart-impulsive at 48:3 "engaged1=false,engaged2=false -> engaged1=false,engaged2=true"
-// expect: restart-impulsive at 48:3 "engaged1=true,engaged2=false -> engaged1=true,engaged2=true"
-// expect: restart-impulsive at 45:3 "engaged1=false,engaged2=true -> engaged1=true,engaged2=true"
+// expect: restart-impulsive at 49:3 "engaged1=false,engaged2=false -> engaged1=true,engaged2=false"
+// expect: restart-impulsive at 52:3 "engaged1=false,engaged2=false -> engaged1=false,engaged2=true"
+// expect: restart-impulsive at 52:3 "engaged1=true,engaged2=false -> engaged1=true,engaged2=true"
+// expect: restart-impulsive at 49:3 "engaged1=false,engaged2=true -> engaged1=true,engaged2=true"
+// The modes stage sees that both guards are time - 0.1 and studies their
+// combined transition statically as well (modes/simultaneous.h); the run
+// applies that restart.
+// expect: restart-impulsive at 49:3 "engaged1=false,engaged2=false -> engaged1=true,engaged2=true"
 model TwoClutchesSameInstant "Two clutches engaging at one instant"
   parameter Real J1 = 2, J2 = 1 "inertias of pair 1 (kg m2)";
   parameter Real J3 = 1, J4 = 3 "inertias of pair 2 (kg m2)";

@@ -32,7 +32,7 @@ int mode_index(const ModeSet& modes, const std::string& id) {
 std::vector<int> from_initial(const ModeSet& modes) {
     std::vector<int> out;
     for (std::size_t t = 0; t < modes.transitions.size(); ++t)
-        if (modes.transitions[t].from == 0) out.push_back(static_cast<int>(t));
+        if (modes.transitions[t].from == 0 && modes.transitions[t].parts.empty()) out.push_back(static_cast<int>(t));
     return out;
 }
 
@@ -125,6 +125,28 @@ TEST(CombinedRestart, TheCombinedTransitionCarriesEveryGuardAndEveryClausesActio
     EXPECT_TRUE(root_guards(combine_transitions(clutches->modes(), both,
                                                 mode_index(clutches->modes(), "engaged1=true,engaged2=true")))
                     .empty());
+}
+
+TEST(CombinedRestart, CoincidingTimeEventsAreStudiedStaticallyAsOneTransition) {
+    // Two when-clauses on time >= 0.1: the modes stage adds their combined
+    // transition ff -> tt (modes/simultaneous.h), and the run's combined
+    // event is attributed to it.
+    auto clutches = run("two_clutches_same_instant.mo", "structure");
+    const ModeSet& modes = clutches->modes();
+    const int tt = mode_index(modes, "engaged1=true,engaged2=true");
+    std::vector<int> combined;
+    for (std::size_t t = 0; t < modes.transitions.size(); ++t)
+        if (!modes.transitions[t].parts.empty()) combined.push_back(static_cast<int>(t));
+    ASSERT_EQ(combined.size(), 1u);
+    const Transition& c = modes.transitions[static_cast<std::size_t>(combined[0])];
+    EXPECT_EQ(c.from, 0);
+    EXPECT_EQ(c.to, tt);
+    EXPECT_EQ(c.parts, from_initial(modes));
+    ASSERT_EQ(c.simultaneous.size(), 1u);
+    EXPECT_EQ(c.simultaneous[0].guard_text, c.guard_text);
+    // Guards on different instants are not combined.
+    auto balls = run("two_balls_plastic_same_instant.mo", "structure");
+    for (const Transition& t : balls->modes().transitions) EXPECT_TRUE(t.parts.empty()) << t.guard_text;
 }
 
 TEST(CombinedRestart, BothRootFactsAreNeededForTheLandingsRestart) {

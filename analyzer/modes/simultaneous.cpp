@@ -1,0 +1,112 @@
+// Simultaneous transitions; see simultaneous.h.
+#include "modes/simultaneous.h"
+
+#include <fmt/format.h>
+
+#include <set>
+
+#include "common/internal_error.h"
+#include "flatten/expression_builder.h"
+#include "flatten/expression_limits.h"
+
+namespace modeaudit {
+
+int combined_target(const ModeSet& modes, int from, const std::vector<const Transition*>& fired, std::string& why) {
+    if (fired.size() == 1) return fired[0]->to;
+    const auto& base = modes.modes[static_cast<std::size_t>(from)].values;
+    std::vector<std::int64_t> values = base;
+    std::vector<bool> set(values.size(), false);
+    for (const Transition* t : fired) {
+        const auto& to = modes.modes[static_cast<std::size_t>(t->to)].values;
+        for (std::size_t k = 0; k < values.size(); ++k) {
+            if (to[k] == base[k]) continue;
+            if (set[k] && values[k] != to[k]) {
+                why = fmt::format("simultaneous transitions set mode variable '{}' to different values",
+                                  modes.mode_variables[k].name);
+                return -1;
+            }
+            values[k] = to[k];
+            set[k] = true;
+        }
+    }
+    for (std::size_t m = 0; m < modes.modes.size(); ++m)
+        if (modes.modes[m].values == values) return static_cast<int>(m);
+    why = "the simultaneous transitions lead to a mode that was not explored";
+    return -1;
+}
+
+Transition combine_transitions(const ModeSet& modes, const std::vector<int>& fired, int target) {
+    MODEAUDIT_ASSERT(!fired.empty(), "a combined transition of no transition");
+    const Transition& first = modes.transitions.at(static_cast<std::size_t>(fired.front()));
+    Transition out;
+    out.from = first.from;
+    out.to = target;
+    out.trigger = first.trigger;
+    out.guard = first.guard;
+    out.guard_text = first.guard_text;
+    out.when_clause = first.when_clause;
+    out.trigger_index = first.trigger_index;
+    out.relation_definition = first.relation_definition;
+    out.priority = first.priority;
+    out.range = first.range;
+    out.contact_mode = -1;  // no cascade for a combined transition (simulation/combined_restart.h)
+    out.parts = fired;
+    // A clause with several triggers can fire through more than one of
+    // them: its actions count once.
+    std::set<int> clauses;
+    for (int k : fired) {
+        const Transition& t = modes.transitions.at(static_cast<std::size_t>(k));
+        MODEAUDIT_ASSERT(t.from == first.from, "simultaneous transitions from different modes");
+        MODEAUDIT_ASSERT(t.parts.empty(), "a combined transition combined again");
+        if (&t != &first) out.simultaneous.push_back({t.guard, t.guard_text, t.trigger, t.compound});
+        if (t.when_clause >= 0 && !clauses.insert(t.when_clause).second) continue;
+        out.resets.insert(out.resets.end(), t.resets.begin(), t.resets.end());
+        out.restart_constraints.insert(out.restart_constraints.end(), t.restart_constraints.begin(),
+                                       t.restart_constraints.end());
+    }
+    return out;
+}
+
+void add_coinciding_transitions(const FlatModel& flat, ModeSet& modes, std::vector<std::string>& skipped) {
+    const std::size_t listed = modes.transitions.size();
+    // Each guard with its parameters by value (time stays a symbol).
+    std::vector<GiNaC::ex> valued(listed);
+    for (std::size_t k = 0; k < listed; ++k) {
+        const Transition& t = modes.transitions[k];
+        if (t.compound || t.sampled || !t.parts.empty()) continue;
+        valued[k] = t.guard.subs(parameter_values(flat, {t.guard}, {flat.symbols.time().get_name()}), kExactSubs);
+    }
+    std::vector<bool> grouped(listed, false);
+    for (std::size_t a = 0; a < listed; ++a) {
+        if (grouped[a] || valued[a].is_zero()) continue;
+        std::vector<int> group{static_cast<int>(a)};
+        for (std::size_t b = a + 1; b < listed; ++b) {
+            const Transition& ta = modes.transitions[a];
+            const Transition& tb = modes.transitions[b];
+            if (grouped[b] || valued[b].is_zero() || tb.from != ta.from) continue;
+            // One clause's triggers are one event already, and so are a
+            // clause and its elsewhen branches (one fires, by priority).
+            if (ta.when_clause >= 0 && ta.when_clause == tb.when_clause) continue;
+            if (!checked_expand(valued[a] - valued[b]).is_zero()) continue;
+            group.push_back(static_cast<int>(b));
+        }
+        if (group.size() < 2) continue;
+        for (int k : group) grouped[static_cast<std::size_t>(k)] = true;
+        std::vector<const Transition*> fired;
+        for (int k : group) fired.push_back(&modes.transitions[static_cast<std::size_t>(k)]);
+        std::string why;
+        const int target = combined_target(modes, fired.front()->from, fired, why);
+        const Mode& from = modes.modes[static_cast<std::size_t>(fired.front()->from)];
+        if (target < 0) {
+            skipped.push_back(fmt::format("the transitions of mode {} on guard {} fire together, but {}", from.id,
+                                          fired.front()->guard_text, why));
+            continue;
+        }
+        bool distinct = true;
+        for (const Transition* t : fired) distinct = distinct && t->to != target;
+        if (!distinct) continue;
+        modes.transitions.push_back(combine_transitions(modes, group, target));
+    }
+}
+
+}  // namespace modeaudit
