@@ -9,25 +9,26 @@ namespace modeaudit {
 
 namespace {
 
-// residual = +-(der(x) - v) with x, v continuous unknowns: returns (v, x).
+// residual = c*(der(x) - v) with x, v continuous unknowns and c a non-zero
+// number (an equation scaled by a constant is the same alias): returns (v, x).
 std::optional<std::pair<int, int>> velocity_alias(const FlatModel& flat, const GiNaC::ex& residual,
                                                   const std::vector<int>& unknowns) {
     GiNaC::ex r = checked_expand(residual);
     if (!GiNaC::is_a<GiNaC::add>(r) || r.nops() != 2) return std::nullopt;
-    int der_of = -1, var = -1, sign_der = 0, sign_var = 0;
+    int der_of = -1, var = -1;
+    GiNaC::numeric c_der = 0, c_var = 0;
     for (std::size_t i = 0; i < 2; ++i) {
         GiNaC::ex t = r.op(i), c = 1;
         if (GiNaC::is_a<GiNaC::mul>(t) && t.nops() == 2 && GiNaC::is_a<GiNaC::numeric>(t.op(1))) c = t.op(1), t = t.op(0);
-        if (!GiNaC::is_a<GiNaC::symbol>(t) || !(c.is_equal(1) || c.is_equal(-1))) return std::nullopt;
+        if (!GiNaC::is_a<GiNaC::symbol>(t) || !GiNaC::is_a<GiNaC::numeric>(c) || c.is_zero()) return std::nullopt;
         auto m = flat.symbols.meaning(GiNaC::ex_to<GiNaC::symbol>(t));
         if (!m) return std::nullopt;
-        int sign = c.is_equal(1) ? 1 : -1;
         if (m->role == SymbolTable::Meaning::Role::Derivative && m->order == 1)
-            der_of = m->index, sign_der = sign;
+            der_of = m->index, c_der = GiNaC::ex_to<GiNaC::numeric>(c);
         else if (m->role == SymbolTable::Meaning::Role::Variable)
-            var = m->index, sign_var = sign;
+            var = m->index, c_var = GiNaC::ex_to<GiNaC::numeric>(c);
     }
-    if (der_of < 0 || var < 0 || der_of == var || sign_der == sign_var) return std::nullopt;
+    if (der_of < 0 || var < 0 || der_of == var || !(c_der + c_var).is_zero()) return std::nullopt;
     auto known = [&](int v) { return std::find(unknowns.begin(), unknowns.end(), v) != unknowns.end(); };
     if (!known(der_of) || !known(var)) return std::nullopt;
     return std::make_pair(var, der_of);

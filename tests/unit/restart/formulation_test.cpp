@@ -242,5 +242,28 @@ TEST(Formulation, TimedClampIsAPositionJumpInEveryWriting) {
     EXPECT_NEAR(o.values.at("der(x)+"), 0.0, 1e-12);
 }
 
+// ---- a velocity equation scaled by a constant ----------------------------
+
+TEST(Formulation, ScaledVelocityEquationIsStillTheVelocity) {
+    // 3*der(x) = 3*vx is the velocity alias der(x) = vx: the capture's
+    // impulse orders are those of the direct writing (no der(x,2) beside
+    // der(vx)), and so are its restart values.
+    const std::string direct = slurp("good/cup_and_ball.mo");
+    const std::map<std::string, double> left = {{"x", 0.6},       {"y", -0.8},       {"vx", 2.0},
+                                                {"vy", -1.0},     {"der(x)", 2.0},   {"der(y)", -1.0}};
+    auto ref_fe = run_text(direct);
+    const TransitionRestart& r = restart_of(*ref_fe, "taut=false", "taut=true");
+    Outcome ref = outcome(*ref_fe, r, left);
+    EXPECT_EQ(ref.verdict, Verdict::Impulsive);
+    std::vector<std::pair<std::string, std::string>> variants = {
+        {"scaled", replace(direct, "  der(x) = vx;", "  3*der(x) = 3*vx;")},
+        {"one side", replace(direct, "  der(y) = vy;", "  -0.5*(der(y) - vy) = 0;")},
+    };
+    for (const auto& [name, text] : variants) {
+        auto fe = run_text(text);
+        expect_same(ref, outcome(*fe, restart_of(*fe, "taut=false", "taut=true"), left), name);
+    }
+}
+
 }  // namespace
 }  // namespace modeaudit
