@@ -207,6 +207,32 @@ NormalizedTransition normalize_first_order(const FlatModel& flat, const Mode& pr
         n.resolved.emplace_back(best_variable, best_value);
         n.substitution[flat.symbols.variable(best_variable)] = best_value;
     }
+    // 3. Velocity aliases that the definitions reveal: der(x) = a with
+    // a + b = v and b = 0 leaves der(x) - v = 0 once a and b are resolved
+    // (a velocity routed through a node), the alias of the direct writing.
+    for (bool found = true; found;) {
+        found = false;
+        for (const ModeEquation& e : nx.equations) {
+            if (!holds_in(p, e.equation, e.residual)) continue;
+            if (transient && !holds_in(c, e.equation, e.residual)) continue;
+            auto alias = velocity_alias(flat, e.residual, nx.unknowns);
+            if (!alias || n.velocity_of.count(alias->first)) continue;
+            auto [v, x] = *alias;
+            GiNaC::exmap one{{flat.symbols.variable(v), flat.symbols.derivative(x, 1)}};
+            for (int k = 1; k <= flat.symbols.highest_derivative(v); ++k)
+                one[flat.symbols.derivative(v, k)] = flat.symbols.derivative(x, k + 1);
+            std::set<int> eq{e.equation}, var{v};
+            p = apply(p, one, eq, var);
+            nx = apply(nx, one, eq, var);
+            if (transient) c = apply(c, one, eq, var);
+            for (auto& [u, value] : n.resolved) value = checked_expand(value.subs(one, kExactSubs));
+            for (auto& [from, to] : n.substitution) to = checked_expand(to.subs(one, kExactSubs));
+            for (const auto& [from, to] : one) n.substitution[from] = to;
+            n.velocity_of[v] = x;
+            found = true;
+            break;
+        }
+    }
     n.previous = std::move(p);
     n.next = std::move(nx);
     StructureOptions o;
