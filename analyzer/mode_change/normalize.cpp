@@ -185,7 +185,17 @@ NormalizedTransition normalize_first_order(const FlatModel& flat, const Mode& pr
                 ++algebraic;
                 if (!pinned.count(var)) u = var, a = coefficient;
             }
-            if (algebraic != 1) continue;
+            // Or an alias between two algebraic variables that only the
+            // definitions reveal (a + b = s with b = 0 resolved leaves
+            // a - s): the flattener's alias elimination, after them; the
+            // later variable goes.
+            if (algebraic == 2 && vars->size() == 2 && symbols == 2 && terms_of(checked_expand(e.residual)).size() == 2) {
+                u = -1;
+                for (const auto& [var, coefficient] : *vars)
+                    if (!pinned.count(var) && (u < 0 || var > u)) u = var, a = coefficient;
+            } else if (algebraic != 1) {
+                continue;
+            }
             if (u < 0) continue;
             const GiNaC::symbol& us = flat.symbols.variable(u);
             GiNaC::ex r = checked_expand(e.residual);

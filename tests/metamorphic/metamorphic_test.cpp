@@ -54,10 +54,6 @@ const std::map<std::pair<std::string, std::string>, std::string> kKnownDefects =
     {{"good/discrete/stick_slip_mode.mo", "node"}, kRelationGroups},
     {{"good/discrete/stick_slip_mode.mo", "node+scale-var"}, kRelationGroups},
     {{"good/three_bodies_second_contact.mo", "switch+alias+node"}, kNegatedVelocity},
-    {{"good/capacitors_switch_parameterised.mo", "node"},
-     "the switch's curve parameter routed through a node (i = a*(if closed then 1 else Goff), a + b = s, "
-     "b = 0): the verdict is undetermined ('the dependent variable i@1 has no enabled equation to determine "
-     "it') instead of impulsive; not investigated further"},
     {{"good/cup_and_ball_restitution_free.mo", "node"},
      "modes/add_contact_modes: the contact mode of a rebound is found by matching the guard g = 0 with one "
      "equation of a mode syntactically; with the rope's equation written on a node variable (a^2 + y^2 = L^2, "
