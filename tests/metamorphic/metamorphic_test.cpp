@@ -37,27 +37,12 @@ constexpr int kCombinations = 2;  // per model, beside each transformation once
 // and run, its differences are counted but are not failures. Each entry is
 // one exact variant (the variants are deterministic); nothing else is
 // loosened.
-const std::string kRelationGroups =
-    "modes/relation_consistency: relations are grouped by the quantity they bound only when they name the same "
-    "symbol; a relation on a node variable a (a + b = x; b = 0) is not grouped with the relations on x, so "
-    "impossible combinations of relation values are explored";
 const std::string kNegatedVelocity =
     "mode_change/normalize: a velocity written negated (der(x3) = -w with w = -v3 the alias the flattener "
     "keeps) is not a velocity alias (only der(x) = v up to a common factor is): the Euler closure of w is "
     "left unmatched and the restart is reported undetermined";
 const std::map<std::pair<std::string, std::string>, std::string> kKnownDefects = {
-    {{"good/discrete/hysteresis_latch.mo", "node"}, kRelationGroups},
-    {{"good/discrete/hysteresis_latch.mo", "node+scale-eq+scale-var"}, kRelationGroups},
-    {{"good/discrete/hysteresis_if_pre.mo", "node"}, kRelationGroups + " (here: modes-logic-unsettled)"},
-    {{"good/near_miss/latch_settles.mo", "node"}, kRelationGroups + " (here: modes-logic-unsettled)"},
-    {{"good/near_miss/latch_settles.mo", "node+scale-eq+scale-var"}, kRelationGroups},
-    {{"good/discrete/stick_slip_mode.mo", "node"}, kRelationGroups},
-    {{"good/discrete/stick_slip_mode.mo", "node+scale-var"}, kRelationGroups},
     {{"good/three_bodies_second_contact.mo", "switch+alias+node"}, kNegatedVelocity},
-    {{"good/cup_and_ball_restitution_free.mo", "node"},
-     "modes/add_contact_modes: the contact mode of a rebound is found by matching the guard g = 0 with one "
-     "equation of a mode syntactically; with the rope's equation written on a node variable (a^2 + y^2 = L^2, "
-     "a + b = x, b = 0) no contact mode is found and the restart constraint is reported inconsistent"},
 };
 
 std::uint64_t fnv1a(const std::string& s) {

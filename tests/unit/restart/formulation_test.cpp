@@ -278,5 +278,24 @@ TEST(Formulation, ScaledVelocityEquationIsStillTheVelocity) {
     }
 }
 
+// ---- a rebound whose contact equation is written on a node variable ------
+
+TEST(Formulation, ReboundFindsItsContactModeThroughANodeVariable) {
+    // x^2 + y^2 = L^2 written as a^2 + y^2 = L^2 with a + b = x, b = 0: the
+    // guard's contact mode is still taut=true, so the rebound is impulsive
+    // through it (found by the metamorphic tests: it was inconsistent).
+    const std::string direct = slurp("good/cup_and_ball_restitution_free.mo");
+    std::string node = replace(direct, "    x^2 + y^2 = L^2;", "    a^2 + y^2 = L^2;");
+    node = replace(node, "  der(x) = vx;", "  der(x) = vx;\n  a + b = x;\n  b = 0;");
+    node = replace(node, "  Real lambda ", "  Real a, b;\n  Real lambda ");
+    for (const auto& [name, text] : std::vector<std::pair<std::string, std::string>>{{"direct", direct}, {"node", node}}) {
+        auto fe = run_text(text);
+        const TransitionRestart& r = restart_of(*fe, "taut=false", "taut=false");
+        EXPECT_EQ(r.verdict, Verdict::Impulsive) << name << ": " << r.explanation;
+        EXPECT_EQ(r.impulse_orders.at("lambda"), 1) << name;
+        EXPECT_FALSE(fe->has("restart-inconsistent")) << name;
+    }
+}
+
 }  // namespace
 }  // namespace modeaudit
