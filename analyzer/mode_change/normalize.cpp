@@ -9,25 +9,26 @@ namespace modeaudit {
 
 namespace {
 
-// residual = +-(der(x) - v) with x, v continuous unknowns: returns (v, x).
+// residual = c*(der(x) - v) with x, v continuous unknowns and c a non-zero
+// number (an equation scaled by a constant is the same alias): returns (v, x).
 std::optional<std::pair<int, int>> velocity_alias(const FlatModel& flat, const GiNaC::ex& residual,
                                                   const std::vector<int>& unknowns) {
     GiNaC::ex r = checked_expand(residual);
     if (!GiNaC::is_a<GiNaC::add>(r) || r.nops() != 2) return std::nullopt;
-    int der_of = -1, var = -1, sign_der = 0, sign_var = 0;
+    int der_of = -1, var = -1;
+    GiNaC::numeric c_der = 0, c_var = 0;
     for (std::size_t i = 0; i < 2; ++i) {
         GiNaC::ex t = r.op(i), c = 1;
         if (GiNaC::is_a<GiNaC::mul>(t) && t.nops() == 2 && GiNaC::is_a<GiNaC::numeric>(t.op(1))) c = t.op(1), t = t.op(0);
-        if (!GiNaC::is_a<GiNaC::symbol>(t) || !(c.is_equal(1) || c.is_equal(-1))) return std::nullopt;
+        if (!GiNaC::is_a<GiNaC::symbol>(t) || !GiNaC::is_a<GiNaC::numeric>(c) || c.is_zero()) return std::nullopt;
         auto m = flat.symbols.meaning(GiNaC::ex_to<GiNaC::symbol>(t));
         if (!m) return std::nullopt;
-        int sign = c.is_equal(1) ? 1 : -1;
         if (m->role == SymbolTable::Meaning::Role::Derivative && m->order == 1)
-            der_of = m->index, sign_der = sign;
+            der_of = m->index, c_der = GiNaC::ex_to<GiNaC::numeric>(c);
         else if (m->role == SymbolTable::Meaning::Role::Variable)
-            var = m->index, sign_var = sign;
+            var = m->index, c_var = GiNaC::ex_to<GiNaC::numeric>(c);
     }
-    if (der_of < 0 || var < 0 || der_of == var || sign_der == sign_var) return std::nullopt;
+    if (der_of < 0 || var < 0 || der_of == var || !(c_der + c_var).is_zero()) return std::nullopt;
     auto known = [&](int v) { return std::find(unknowns.begin(), unknowns.end(), v) != unknowns.end(); };
     if (!known(der_of) || !known(var)) return std::nullopt;
     return std::make_pair(var, der_of);
@@ -184,7 +185,17 @@ NormalizedTransition normalize_first_order(const FlatModel& flat, const Mode& pr
                 ++algebraic;
                 if (!pinned.count(var)) u = var, a = coefficient;
             }
-            if (algebraic != 1) continue;
+            // Or an alias between two algebraic variables that only the
+            // definitions reveal (a + b = s with b = 0 resolved leaves
+            // a - s): the flattener's alias elimination, after them; the
+            // later variable goes.
+            if (algebraic == 2 && vars->size() == 2 && symbols == 2 && terms_of(checked_expand(e.residual)).size() == 2) {
+                u = -1;
+                for (const auto& [var, coefficient] : *vars)
+                    if (!pinned.count(var) && (u < 0 || var > u)) u = var, a = coefficient;
+            } else if (algebraic != 1) {
+                continue;
+            }
             if (u < 0) continue;
             const GiNaC::symbol& us = flat.symbols.variable(u);
             GiNaC::ex r = checked_expand(e.residual);
@@ -205,6 +216,32 @@ NormalizedTransition normalize_first_order(const FlatModel& flat, const Mode& pr
         for (auto& [from, to] : n.substitution) to = checked_expand(to.subs(one, kExactSubs));
         n.resolved.emplace_back(best_variable, best_value);
         n.substitution[flat.symbols.variable(best_variable)] = best_value;
+    }
+    // 3. Velocity aliases that the definitions reveal: der(x) = a with
+    // a + b = v and b = 0 leaves der(x) - v = 0 once a and b are resolved
+    // (a velocity routed through a node), the alias of the direct writing.
+    for (bool found = true; found;) {
+        found = false;
+        for (const ModeEquation& e : nx.equations) {
+            if (!holds_in(p, e.equation, e.residual)) continue;
+            if (transient && !holds_in(c, e.equation, e.residual)) continue;
+            auto alias = velocity_alias(flat, e.residual, nx.unknowns);
+            if (!alias || n.velocity_of.count(alias->first)) continue;
+            auto [v, x] = *alias;
+            GiNaC::exmap one{{flat.symbols.variable(v), flat.symbols.derivative(x, 1)}};
+            for (int k = 1; k <= flat.symbols.highest_derivative(v); ++k)
+                one[flat.symbols.derivative(v, k)] = flat.symbols.derivative(x, k + 1);
+            std::set<int> eq{e.equation}, var{v};
+            p = apply(p, one, eq, var);
+            nx = apply(nx, one, eq, var);
+            if (transient) c = apply(c, one, eq, var);
+            for (auto& [u, value] : n.resolved) value = checked_expand(value.subs(one, kExactSubs));
+            for (auto& [from, to] : n.substitution) to = checked_expand(to.subs(one, kExactSubs));
+            for (const auto& [from, to] : one) n.substitution[from] = to;
+            n.velocity_of[v] = x;
+            found = true;
+            break;
+        }
     }
     n.previous = std::move(p);
     n.next = std::move(nx);

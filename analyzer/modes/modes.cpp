@@ -47,6 +47,9 @@ private:
     // Which valuations of the atomic relations can hold together (built
     // once the relations are collected).
     std::optional<RelationConsistency> consistency_;
+    // Variables every mode makes a multiple of another (or zero): the
+    // relations and a contact's guard are compared with them rewritten.
+    GiNaC::exmap same_;
     std::set<std::string> reported_unsettled_;   // modes-logic-unsettled, once per definition
     bool definition_loop_ = false;               // the definitions have a loop no pre() breaks
     std::vector<int> mode_vars_;                 // flat variable indices, declaration order
@@ -425,12 +428,22 @@ bool Explorer::guard_is_equation(const Mode& m, const ex& guard) const {
     for (GiNaC::const_preorder_iterator it = g.preorder_begin(); it != g.preorder_end() && !candidates; ++it)
         if (GiNaC::is_a<GiNaC::symbol>(*it))
             if (auto f = equations_with_.find(*it); f != equations_with_.end()) candidates = &f->second;
-    if (!candidates) return false;
+    static const std::vector<int> none;
+    if (!candidates) candidates = &none;
     for (int eq : *candidates) {
         int pos = equation_position(m, eq);
         if (pos < 0) continue;
         ex r = checked_expand(m.equations[static_cast<std::size_t>(pos)].residual);
         if (!r.is_zero() && is_constant_multiple(r, g)) return true;
+    }
+    if (same_.empty()) return false;
+    // The equation may be written on a variable equal to one of g's
+    // (a^2 + y^2 = L^2 with a + b = x, b = 0 for the guard x^2 + y^2 - L^2).
+    const ex gs = checked_expand(g.subs(same_, kExactSubs));
+    if (gs.is_zero()) return false;
+    for (const ModeEquation& e : m.equations) {
+        ex r = checked_expand(e.residual.subs(same_, kExactSubs));
+        if (!r.is_zero() && is_constant_multiple(r, gs)) return true;
     }
     return false;
 }
@@ -569,7 +582,8 @@ ModeSet Explorer::run() {
         std::set<int> ignored;
         collect_expr(d.value, ignored, false);
     }
-    consistency_.emplace(logic_.relations());
+    same_ = RelationConsistency::equal_quantities(flat_);
+    consistency_.emplace(logic_.relations(), same_);
     std::vector<std::string> loop;
     SourceRange loop_at;
     definition_loop_ = !logic_.order_definitions(loop, loop_at);

@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 
+#include "flatten/expression_builder.h"
 #include "flatten/expression_limits.h"
 #include "flatten/flattener.h"
 
@@ -44,12 +45,56 @@ struct End {
 
 }  // namespace
 
-RelationConsistency::RelationConsistency(const std::vector<ConditionPtr>& relations) {
+GiNaC::exmap RelationConsistency::equal_quantities(const FlatModel& flat) {
+    GiNaC::exmap same;
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (const FlatEquation& e : flat.equations) {
+            if (!e.active_when.empty() || e.initial) continue;
+            GiNaC::ex r = checked_expand(same.empty() ? e.residual() : e.residual().subs(same, kExactSubs));
+            std::vector<std::pair<int, GiNaC::numeric>> terms;
+            bool linear = true;
+            for (const GiNaC::ex& t : terms_of(r)) {
+                GiNaC::ex sym = t, c = 1;
+                if (GiNaC::is_a<GiNaC::mul>(t) && t.nops() == 2 && GiNaC::is_a<GiNaC::numeric>(t.op(1))) c = t.op(1), sym = t.op(0);
+                std::optional<SymbolTable::Meaning> m;
+                if (GiNaC::is_a<GiNaC::symbol>(sym) && GiNaC::is_a<GiNaC::numeric>(c))
+                    m = flat.symbols.meaning(GiNaC::ex_to<GiNaC::symbol>(sym));
+                if (!m || m->role != SymbolTable::Meaning::Role::Variable ||
+                    flat.variables.at(static_cast<std::size_t>(m->index)).variability != Variability::Continuous) {
+                    linear = false;
+                    break;
+                }
+                terms.emplace_back(m->index, GiNaC::ex_to<GiNaC::numeric>(c));
+            }
+            if (!linear || terms.empty() || terms.size() > 2) continue;
+            // The variable that goes: undifferentiated, the later one.
+            int u = -1;
+            std::size_t ui = 0;
+            for (std::size_t i = 0; i < terms.size(); ++i)
+                if (flat.symbols.highest_derivative(terms[i].first) == 0 && terms[i].first > u) u = terms[i].first, ui = i;
+            if (u < 0) continue;
+            GiNaC::ex value = 0;
+            if (terms.size() == 2) {
+                const auto& [w, cw] = terms[1 - ui];
+                value = -(cw / terms[ui].second) * flat.symbols.variable(w);
+            }
+            GiNaC::exmap one{{flat.symbols.variable(u), value}};
+            for (auto& [from, to] : same) to = checked_expand(to.subs(one, kExactSubs));
+            same[flat.symbols.variable(u)] = value;
+            changed = true;
+            break;
+        }
+    }
+    return same;
+}
+
+RelationConsistency::RelationConsistency(const std::vector<ConditionPtr>& relations, const GiNaC::exmap& same) {
     std::map<std::string, std::vector<Bound>> by_quantity;
     for (std::size_t k = 0; k < relations.size(); ++k) {
         const Condition& c = *relations[k];
         if (c.kind != Condition::Kind::Relation || c.op == Op::Eq || c.op == Op::Ne) continue;
-        GiNaC::ex d = checked_expand(c.lhs - c.rhs);
+        GiNaC::ex d = checked_expand(same.empty() ? c.lhs - c.rhs : (c.lhs - c.rhs).subs(same, kExactSubs));
         GiNaC::numeric offset = 0;
         GiNaC::ex rest = d;
         if (GiNaC::is_a<GiNaC::add>(d)) {

@@ -22,7 +22,15 @@ namespace modeaudit {
 
 class RelationConsistency {
 public:
-    explicit RelationConsistency(const std::vector<ConditionPtr>& relations);
+    // `same` rewrites each relation's sides before grouping: variables that
+    // every mode makes equal to a multiple of another (or to zero), so that
+    // `x < 1.5` and `a < 0.5` with `a + b = x; b = 0` bound one quantity.
+    explicit RelationConsistency(const std::vector<ConditionPtr>& relations, const GiNaC::exmap& same = {});
+
+    // The variables the model's unconditional equations make equal to a
+    // constant multiple of another continuous variable (u = k*w) or to zero
+    // (b = 0), resolved transitively: an undifferentiated variable goes.
+    static GiNaC::exmap equal_quantities(const FlatModel& flat);
 
     // Whether the relations can take the values `truth` (0/1 per relation,
     // in the constructor's order) at one point.

@@ -60,6 +60,24 @@ TEST(DiscreteLogic, LatchGuardsFollowTheEquationWithPreFixedToTheMode) {
     EXPECT_TRUE(fe.state.sink.all().empty()) << fe.diagnostics();
 }
 
+// The same latch with one threshold read through a node variable
+// (a + b = x, b = 0): the relations still bound one quantity, so the same
+// two transitions and no others (found by the metamorphic tests: the
+// combination x < 1.5 false, a < 0.5 true was explored).
+TEST(DiscreteLogic, LatchThroughANodeVariableHasTheSameTransitions) {
+    std::string text = kLatch;
+    text.replace(text.find("or x < 0.5"), 10, "or a < 0.5");
+    text.replace(text.find("  Boolean y"), 0, "  Real a, b;\n");
+    text.replace(text.find("end Latch;"), 0, "  a + b = x;\n  b = 0;\n");
+    FrontEnd fe(text);
+    ASSERT_TRUE(fe.state.modes) << fe.diagnostics();
+    const ModeSet& ms = fe.modes();
+    ASSERT_EQ(ms.modes.size(), 2u);
+    ASSERT_EQ(ms.transitions.size(), 2u);
+    EXPECT_TRUE(same(guard(ms, "y=true", "y=false"), fe.var("x") - ex(3) / 2));
+    EXPECT_TRUE(same(guard(ms, "y=false", "y=true"), ex(1) / 2 - fe.var("a")));
+}
+
 TEST(DiscreteLogic, LibraryHysteresisLawThroughABooleanConnectionIsCheckedWithItsTwoModes) {
     // As far as `check` goes: the law once made it run for minutes.
     FrontEnd fe(corpus_text("good/discrete/hysteresis_law.mo"), "verification", "HysteresisLaw.Loop");
