@@ -98,17 +98,14 @@ void apply_memory_limit(unsigned mb) {
 
 }  // namespace
 
-RescalingResult solve_rescaling(const ModeChangeArray& a, const std::vector<int>& restart_variables,
-                                bool nonlinear_finite, const Z3Limits& limits) {
-    RescalingResult r;
-    MODEAUDIT_ASSERT(a.matched, "rescaling of an array without a matching");
-    // One Z3 context per thread: creating a context costs far more than
-    // solving one of these small arrays (each solve has its own solver).
-    thread_local z3::context ctx;
-    std::vector<z3::expr> mu;
-    for (std::size_t j = 0; j < a.variables.size(); ++j)
-        mu.push_back(ctx.int_const(fmt::format("mu[{}]", a.symbol(a.variables[j]).get_name()).c_str()));
-    // Named constraints: (name, formula).
+namespace {
+
+// The named constraints of the rescaling problem over integer (`real`
+// false) or rational offsets `mu`: (name, formula).
+std::vector<std::pair<std::string, z3::expr>> rescaling_constraints(const ModeChangeArray& a,
+                                                                     const std::vector<int>& restart_variables,
+                                                                     bool nonlinear_finite, z3::context& ctx,
+                                                                     const std::vector<z3::expr>& mu, bool real) {
     std::vector<std::pair<std::string, z3::expr>> named;
     for (std::size_t j = 0; j < a.variables.size(); ++j) {
         const std::string& v = a.symbol(a.variables[j]).get_name();
@@ -120,7 +117,7 @@ RescalingResult solve_rescaling(const ModeChangeArray& a, const std::vector<int>
                                        a.symbol(a.variables[static_cast<std::size_t>(j)]).get_name()),
                            mu[static_cast<std::size_t>(j)] == 0);
     auto val = [&](const Monomial& m) {
-        z3::expr v = ctx.int_val(m.eps_power);
+        z3::expr v = real ? ctx.real_val(m.eps_power) : ctx.int_val(m.eps_power);
         for (const auto& [j, p] : m.powers) v = v + p * mu[static_cast<std::size_t>(j)];
         return v;
     };
@@ -146,6 +143,111 @@ RescalingResult solve_rescaling(const ModeChangeArray& a, const std::vector<int>
                                z3::mk_or(alternatives));
         }
     }
+    return named;
+}
+
+// The least offsets (smallest sum) under `named`, known satisfiable or
+// not; nullopt when unsatisfiable.
+std::optional<z3::model> least_offsets(const ModeChangeArray& a, const Z3Limits& limits, z3::context& ctx,
+                                       const std::vector<std::pair<std::string, z3::expr>>& named,
+                                       const std::vector<z3::expr>& mu, bool real, const z3::params& params) {
+    z3::optimize opt(ctx);
+    for (const auto& [name, f] : named) opt.add(f);
+    z3::expr total = real ? ctx.real_val(0) : ctx.int_val(0);
+    for (const z3::expr& m : mu) total = total + m;
+    opt.minimize(total);
+    opt.set(params);
+    z3::check_result optimum = z3::unknown;
+    try {
+        optimum = opt.check();
+    } catch (const z3::exception& e) {
+        z3_limit(a, limits, e.msg());
+    }
+    if (optimum == z3::unknown) z3_limit(a, limits, Z3_optimize_get_reason_unknown(ctx, opt));
+    if (optimum != z3::sat) return std::nullopt;
+    return opt.get_model();
+}
+
+// The least offsets over the rationals, when some are not integers; the
+// row that forces them: a matched row whose leading monomial holds its
+// matched variable to a power >= 2 (f = lambda^3 -> lambda of order 1/3).
+std::optional<FractionalOffsets> fractional_offsets(const ModeChangeArray& a,
+                                                    const std::vector<int>& restart_variables,
+                                                    bool nonlinear_finite, const Z3Limits& limits,
+                                                    z3::context& ctx, const z3::params& params) {
+    std::vector<z3::expr> mu;
+    for (std::size_t j = 0; j < a.variables.size(); ++j)
+        mu.push_back(ctx.real_const(fmt::format("nu[{}]", a.symbol(a.variables[j]).get_name()).c_str()));
+    auto named = rescaling_constraints(a, restart_variables, nonlinear_finite, ctx, mu, /*real=*/true);
+    std::optional<z3::model> model = least_offsets(a, limits, ctx, named, mu, /*real=*/true, params);
+    if (!model) return std::nullopt;
+    FractionalOffsets out;
+    bool integral = true;
+    for (const z3::expr& m : mu) {
+        z3::expr v = model->eval(m, true);
+        GiNaC::numeric q(v.numerator().get_numeral_int64());
+        q = q / GiNaC::numeric(v.denominator().get_numeral_int64());
+        integral = integral && q.is_integer();
+        out.mu.push_back(q);
+    }
+    if (integral) return std::nullopt;
+    // The cause: a fractional variable raised to a power >= 2 in a leading
+    // monomial of its matched row; else the first fractional variable.
+    auto rational_value = [&](const Monomial& m) {
+        GiNaC::numeric v = m.eps_power;
+        for (const auto& [j, p] : m.powers) v += p * out.mu[static_cast<std::size_t>(j)];
+        return v;
+    };
+    for (const auto& [ei, xj] : a.matching) {
+        const GiNaC::numeric& q = out.mu[static_cast<std::size_t>(xj)];
+        if (q.is_integer()) continue;
+        std::vector<int> atoms;
+        std::vector<Monomial> mons = monomials_of(a, a.equations[static_cast<std::size_t>(ei)].residual, atoms);
+        GiNaC::numeric best = rational_value(mons.at(0));
+        for (const Monomial& m : mons)
+            if (rational_value(m) > best) best = rational_value(m);
+        int power = 1;
+        for (const Monomial& m : mons)
+            if (auto p = m.powers.find(xj); p != m.powers.end() && rational_value(m) == best)
+                power = std::max(power, p->second);
+        if (out.variable < 0 || (power >= 2 && out.power < 2)) {
+            out.variable = xj;
+            out.equation = ei;
+            out.power = power;
+        }
+    }
+    return out;
+}
+
+}  // namespace
+
+long monomial_value(const Monomial& m, const std::vector<int>& mu) { return value(m, mu); }
+
+bool has_dependent_powers(const ModeChangeArray& a) {
+    for (const auto& [ei, xj] : a.matching) {
+        std::vector<int> atoms;
+        for (const Monomial& m : monomials_of(a, a.equations[static_cast<std::size_t>(ei)].residual, atoms)) {
+            int degree = 0;
+            for (const auto& [j, p] : m.powers)
+                if (a.dependent[static_cast<std::size_t>(j)]) degree += p;
+            if (degree >= 2) return true;
+        }
+        (void)xj;
+    }
+    return false;
+}
+
+RescalingResult solve_rescaling(const ModeChangeArray& a, const std::vector<int>& restart_variables,
+                                bool nonlinear_finite, const Z3Limits& limits) {
+    RescalingResult r;
+    MODEAUDIT_ASSERT(a.matched, "rescaling of an array without a matching");
+    // One Z3 context per thread: creating a context costs far more than
+    // solving one of these small arrays (each solve has its own solver).
+    thread_local z3::context ctx;
+    std::vector<z3::expr> mu;
+    for (std::size_t j = 0; j < a.variables.size(); ++j)
+        mu.push_back(ctx.int_const(fmt::format("mu[{}]", a.symbol(a.variables[j]).get_name()).c_str()));
+    const auto named = rescaling_constraints(a, restart_variables, nonlinear_finite, ctx, mu, /*real=*/false);
     // Satisfiability with tracked assertions, for an unsat core by name.
     z3::solver solver(ctx);
     std::vector<z3::expr> trackers;
@@ -167,6 +269,9 @@ RescalingResult solve_rescaling(const ModeChangeArray& a, const std::vector<int>
         z3_limit(a, limits, e.msg());
     }
     if (answer == z3::unknown) z3_limit(a, limits, solver.reason_unknown());
+    // Powers of dependent variables: the least offsets over the rationals
+    // may be fractional (and may exist where integer ones do not).
+    if (has_dependent_powers(a)) r.fractional = fractional_offsets(a, restart_variables, nonlinear_finite, limits, ctx, params);
     if (answer != z3::sat) {
         z3::expr_vector core = solver.unsat_core();
         std::set<std::string> seen;
@@ -181,33 +286,26 @@ RescalingResult solve_rescaling(const ModeChangeArray& a, const std::vector<int>
         return r;
     }
     // The least offsets: minimise their sum.
-    z3::optimize opt(ctx);
-    for (const auto& [name, f] : named) opt.add(f);
-    z3::expr total = ctx.int_val(0);
-    for (const z3::expr& m : mu) total = total + m;
-    opt.minimize(total);
-    opt.set(params);
-    z3::check_result optimum = z3::unknown;
-    try {
-        optimum = opt.check();
-    } catch (const z3::exception& e) {
-        z3_limit(a, limits, e.msg());
-    }
-    if (optimum == z3::unknown) z3_limit(a, limits, Z3_optimize_get_reason_unknown(ctx, opt));
-    MODEAUDIT_ASSERT(optimum == z3::sat, "Z3: satisfiable constraints became unsatisfiable under minimisation");
-    z3::model model = opt.get_model();
-    for (const z3::expr& m : mu) r.mu.push_back(model.eval(m, true).get_numeral_int());
+    std::optional<z3::model> model = least_offsets(a, limits, ctx, named, mu, /*real=*/false, params);
+    MODEAUDIT_ASSERT(model.has_value(), "Z3: satisfiable constraints became unsatisfiable under minimisation");
+    for (const z3::expr& m : mu) r.mu.push_back(model->eval(m, true).get_numeral_int());
+    r.mu_equation = equation_offsets(a, r.mu);
+    r.solved = true;
+    r.recheck_failure = check_rescaling(a, restart_variables, r, nonlinear_finite);
+    return r;
+}
+
+std::map<int, int> equation_offsets(const ModeChangeArray& a, const std::vector<int>& mu) {
+    std::map<int, int> out;
     for (const auto& [ei, xj] : a.matching) {
         std::vector<int> atoms;
         long best = -1000000;
         for (const Monomial& m : monomials_of(a, a.equations[static_cast<std::size_t>(ei)].residual, atoms))
-            best = std::max(best, value(m, r.mu));
-        r.mu_equation[ei] = static_cast<int>(best);
+            best = std::max(best, value(m, mu));
+        out[ei] = static_cast<int>(best);
         (void)xj;
     }
-    r.solved = true;
-    r.recheck_failure = check_rescaling(a, restart_variables, r, nonlinear_finite);
-    return r;
+    return out;
 }
 
 std::optional<std::string> check_rescaling(const ModeChangeArray& a, const std::vector<int>& restart_variables,

@@ -11,6 +11,18 @@
 // minimises the sum of the offsets; every assertion is named by its
 // provenance, so an unsat core reads as a diagnosis; and the model Z3
 // returns is re-checked here by our own evaluation of the constraints.
+//
+// Powers and products are tropical (axiom 111): lambda^3 of an order-o
+// variable has order 3*o. The offsets are integers, but the least offsets
+// of a polynomial law can be fractional (f = lambda^3 with f of order 1
+// needs lambda of order 1/3; issue 17, item 5). The integer least
+// solution then lets the power dominate alone (3 > 1), and its restart row
+// -lambda_r^3 = 0 is singular at its only solution. So an array whose
+// matched rows have a monomial of degree >= 2 in dependent variables is
+// solved a second time over the rationals; where that least solution is
+// not integral, `fractional` holds it and the integer answer is not used.
+// Without such monomials the constraints are difference constraints with
+// integer bounds, whose least solutions are integral: nothing changes.
 // The rescaling stage (rescaling_stage.cpp) solves every matched array of
 // every route of the mode_change stage.
 #pragma once
@@ -38,6 +50,14 @@ struct Z3Limits {
     unsigned max_memory_mb = 2048;  // Z3's memory (process-wide memory_max_size); --z3-memory
 };
 
+// The least offsets over the rationals, when some are not integers.
+struct FractionalOffsets {
+    std::vector<GiNaC::numeric> mu;  // per array variable
+    int variable = -1;   // a fractional variable whose power in its matched row is what forces it
+    int equation = -1;   // that row (array equation index)
+    int power = 1;       // the variable's exponent in the row's leading monomial
+};
+
 struct RescalingResult {
     bool solved = false;
     std::vector<int> mu;               // per array variable
@@ -45,6 +65,9 @@ struct RescalingResult {
     std::vector<std::string> core;     // unsat: the named assertions in conflict
     std::optional<std::string> recheck_failure;  // our own check of Z3's answer; nullopt: it holds
     std::string nonlinear;             // an equation where an impulsive variable would enter nonlinearly
+    // Set when the rationals give smaller, fractional offsets: the integer
+    // `mu` (when solved) then makes a power dominate alone and is not used.
+    std::optional<FractionalOffsets> fractional;
 };
 
 // The monomials of an array equation in its array variables and 1/eps. A
@@ -52,6 +75,17 @@ struct RescalingResult {
 // as a constant, and its array variables are added to `atoms`: they must
 // not be impulsive.
 std::vector<Monomial> monomials_of(const ModeChangeArray& a, const GiNaC::ex& residual, std::vector<int>& atoms);
+
+// The value of a monomial (its power of 1/eps plus the offsets of its
+// factors, each times its exponent) under integer offsets.
+long monomial_value(const Monomial& m, const std::vector<int>& mu);
+
+// Per matched equation: its largest monomial value under `mu`.
+std::map<int, int> equation_offsets(const ModeChangeArray& a, const std::vector<int>& mu);
+
+// Whether a matched row has a monomial of degree >= 2 in dependent
+// variables: the only case where the least offsets can be fractional.
+bool has_dependent_powers(const ModeChangeArray& a);
 
 // `restart_variables`: indices of array variables that must not be impulsive.
 // With `nonlinear_finite` false, axiom 112 is left out: used only to tell

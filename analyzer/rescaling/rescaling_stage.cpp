@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <map>
+#include <sstream>
 
 #include "common/progress.h"
 #include "mode_change/transition_study.h"
@@ -57,10 +58,20 @@ void dump_rescaling(const FlatModel& flat, const ModeChangeResult& mc, const Res
                 const ArrayRescaling& ar = r.arrays[t][k][h];
                 if (!ar.result) continue;
                 out << fmt::format("  route {} K = {}: ", k + 1, a.height);
+                std::string rational;
+                if (const auto& f = ar.result->fractional)
+                    for (std::size_t j = 0; j < a.variables.size(); ++j)
+                        if (f->mu[j] > 0) {
+                            std::ostringstream q;
+                            q << f->mu[j];
+                            rational += fmt::format("{}{}={}", rational.empty() ? "" : ", ",
+                                                    a.symbol(a.variables[j]).get_name(), q.str());
+                        }
+                if (!rational.empty()) rational = "\n    least offsets over the rationals (fractional): " + rational;
                 if (!ar.result->solved) {
                     out << "no solution; conflict:";
                     for (const std::string& c : ar.result->core) out << "\n    " << c;
-                    out << "\n";
+                    out << rational << "\n";
                     continue;
                 }
                 std::string impulsive;
@@ -70,7 +81,7 @@ void dump_rescaling(const FlatModel& flat, const ModeChangeResult& mc, const Res
                                                  a.symbol(a.variables[j]).get_name(), ar.result->mu[j]);
                 out << "offsets " << (impulsive.empty() ? "all 0" : impulsive)
                     << (ar.result->recheck_failure ? "; our check fails: " + *ar.result->recheck_failure : "; checked")
-                    << "\n";
+                    << rational << "\n";
             }
         }
     }

@@ -34,7 +34,33 @@ GiNaC::ex at_eps_zero(const GiNaC::ex& e, const GiNaC::symbol& eps) {
     return out;
 }
 
+// Row f0 = u^k * g with k >= 2 and g free of the unknowns: u = 0 at every
+// solution, where the whole gradient of the row vanishes.
+bool degenerate_power(const GiNaC::ex& f0, const GiNaC::symbol& u, const std::vector<GiNaC::symbol>& restart,
+                      const std::vector<GiNaC::symbol>& auxiliary) {
+    GiNaC::ex e = checked_expand(f0);
+    if (!e.has(u) || !e.is_polynomial(u) || e.ldegree(u) < 2) return false;
+    GiNaC::ex g = checked_expand(e / GiNaC::pow(u, e.ldegree(u)));
+    if (g.has(u)) return false;
+    for (const auto* unknowns : {&restart, &auxiliary})
+        for (const GiNaC::symbol& v : *unknowns)
+            if (g.has(v)) return false;
+    return true;
+}
+
 }  // namespace
+
+RestartSystem procedure1_fractional(const ArrayInput& in, const ModeChangeArray& a, const FractionalOffsets& f) {
+    GiNaC::numeric d = 1;
+    for (const GiNaC::numeric& q : f.mu) d = GiNaC::lcm(d, q.denom());
+    ModeChangeArray scaled = a;  // the same symbols; eps now stands for delta
+    for (ArrayEquation& e : scaled.equations) e.residual = e.residual.subs(a.eps == GiNaC::pow(a.eps, d), kExactSubs);
+    RescalingResult r;
+    for (const GiNaC::numeric& q : f.mu) r.mu.push_back((q * d).to_int());
+    r.mu_equation = equation_offsets(scaled, r.mu);
+    r.solved = true;
+    return procedure1(in, scaled, r);
+}
 
 RestartSystem procedure1(const ArrayInput& in, const ModeChangeArray& a, const RescalingResult& r) {
     MODEAUDIT_ASSERT(r.solved, "Procedure 1 without rescaling offsets");
@@ -42,6 +68,7 @@ RestartSystem procedure1(const ArrayInput& in, const ModeChangeArray& a, const R
     RestartSystem s;
     GiNaC::exmap rescale, rename;
     std::vector<GiNaC::symbol> restart, auxiliary;
+    std::map<int, GiNaC::symbol> unknown_of;  // dependent array variable -> its restart-system unknown
     for (std::size_t j = 0; j < a.variables.size(); ++j) {
         const ArrayVariable& v = a.variables[j];
         const GiNaC::symbol& sym = a.symbol(v);
@@ -60,13 +87,16 @@ RestartSystem procedure1(const ArrayInput& in, const ModeChangeArray& a, const R
             rescale[sym] = GiNaC::pow(a.eps, -mu) * scaled;
             s.impulse_orders[sym.get_name()] = mu;
             auxiliary.push_back(scaled);
+            unknown_of.emplace(static_cast<int>(j), scaled);
         } else if (is_restart_variable(in, a, j)) {
             GiNaC::symbol plus(base + "+");
             s.restart_values.emplace(base, plus);
             rename[sym] = plus;
             restart.push_back(plus);
+            unknown_of.emplace(static_cast<int>(j), plus);
         } else {
             auxiliary.push_back(sym);
+            unknown_of.emplace(static_cast<int>(j), sym);
         }
     }
     for (const auto& [ei, xj] : a.matching) {
@@ -75,7 +105,11 @@ RestartSystem procedure1(const ArrayInput& in, const ModeChangeArray& a, const R
         GiNaC::ex f0 = at_eps_zero(f, a.eps).subs(rename, kExactSubs);
         s.equations.push_back(f0);
         s.equation_names.push_back(eq.name);
-        (void)xj;
+        if (s.singular_row < 0 && degenerate_power(f0, unknown_of.at(xj), restart, auxiliary)) {
+            s.singular_row = static_cast<int>(s.equations.size()) - 1;
+            s.singular_array_equation = ei;
+            s.singular_unknown = unknown_of.at(xj).get_name();
+        }
     }
     // Variables the canonical formulation resolved (mode_change/normalize.h)
     // that are states of the new mode as written restart at their value:

@@ -32,9 +32,22 @@ struct RestartSystem {
     std::map<std::string, int> impulse_orders;   // base name of each impulsive variable -> mu
     bool rule1 = false;                          // structurally nonsingular after eps := 0
     std::string rule1_note;
+    // A row that is not regular at any of its solutions (issue 17, item
+    // 5): its matched unknown u enters only as a factor u^k, k >= 2, of a
+    // rest free of unknowns (-lambda_r^3 = 0), so every solution has u = 0
+    // and the row's gradient vanishes there. -1: none.
+    int singular_row = -1;                       // index into equations
+    int singular_array_equation = -1;            // the array equation it comes from
+    std::string singular_unknown;                // u
 };
 
 RestartSystem procedure1(const ArrayInput& in, const ModeChangeArray& a, const RescalingResult& r);
+
+// Procedure 1 with the rational offsets of `f` (rescaling.h): with
+// eps = delta^D, D the common denominator, they are integers in delta, and
+// the restart is derived in delta. impulse_orders are then in units of
+// 1/D. Used to tell whether the fractional offsets give a regular restart.
+RestartSystem procedure1_fractional(const ArrayInput& in, const ModeChangeArray& a, const FractionalOffsets& f);
 
 struct RestartSolution {
     bool solved = false;                   // existence: Newton converged to a zero residual

@@ -100,11 +100,38 @@ std::optional<Good> good_solution(const FlatModel& flat, const TransitionStudy& 
     ArrayInput in = route_input(flat, route, st);
     for (std::size_t h = 0; h < route.arrays.size(); ++h) {
         const auto& r = rs[h].result;
-        if (!r || !r->solved || r->recheck_failure) continue;
+        if (!r) continue;
+        // Fractional least offsets (rescaling.h): the integer ones make a
+        // power dominate alone. If the fractional ones restart regularly,
+        // this height is the answer, and modeaudit does not derive it.
+        if (r->fractional) {
+            RestartSystem f = procedure1_fractional(in, route.arrays[h], *r->fractional);
+            if (f.rule1 && f.singular_row < 0) return std::nullopt;
+            continue;
+        }
+        if (!r->solved || r->recheck_failure) continue;
         RestartSystem s = procedure1(in, route.arrays[h], *r);
-        if (s.rule1) return Good{static_cast<int>(h), std::move(s)};
+        if (s.rule1 && s.singular_row < 0) return Good{static_cast<int>(h), std::move(s)};
     }
     return std::nullopt;
+}
+
+// The model equation an array row copies, as written, and its source; the
+// array name (a restart constraint, an Euler identity) when none.
+std::pair<std::string, SourceRange> source_of(const FlatModel& flat, const Route& route, const ModeChangeArray& a,
+                                              int equation) {
+    const ArrayEquation& eq = a.equations[static_cast<std::size_t>(equation)];
+    if (eq.row < 0 || eq.kind != ArrayEquation::Kind::Model) return {eq.name, SourceRange{}};
+    const Mode& m = eq.instant < a.height && route.normalized.has_transient ? route.normalized.transient
+                                                                            : route.normalized.next;
+    const FlatEquation& fe =
+        flat.equations[static_cast<std::size_t>(m.equations[static_cast<std::size_t>(eq.row)].equation)];
+    return {fmt::format("{} = {}", canonical(fe.lhs), canonical(fe.rhs)), fe.range};
+}
+
+std::string fraction(const GiNaC::numeric& q) {
+    return q.is_integer() ? std::to_string(q.to_long())
+                          : std::to_string(q.numer().to_long()) + "/" + std::to_string(q.denom().to_long());
 }
 
 class Deriver {
@@ -156,9 +183,10 @@ public:
             out.verdict = Verdict::Unsupported;
             out.route = 0;
             out.route_text = direct.describe(modes_);
-            out.nonlinear = u->first;
-            out.nonlinear_range = u->second;
-            out.explanation = "an impulsive variable would enter a non-polynomial function: " + u->first;
+            out.height = u->height;
+            out.nonlinear = u->what;
+            out.nonlinear_range = u->range;
+            out.explanation = u->why + ": " + u->what;
             carried_conditions(out, direct, t);
             return out;
         }
@@ -435,40 +463,78 @@ private:
         return out;
     }
 
-    // The first impulsive variable inside a non-polynomial function of a
-    // relaxed (axiom 112 left out) good solution: what and where.
-    std::optional<std::pair<std::string, SourceRange>> unsupported(const TransitionStudy& st, const Route& route,
-                                                                   const std::vector<ArrayRescaling>& rs,
-                                                                   const Renamer& rename) {
+    struct Unsupported {
+        std::string what;   // the finding: which variable, which equation
+        SourceRange range;  // that equation's source
+        std::string why;    // the explanation's lead
+        int height = -1;
+    };
+
+    // Why the method gives no restart although the array has a solution,
+    // at the lowest height where one of these holds:
+    //  - its least offsets are fractional (a power of an impulsive variable,
+    //    f = lambda^3) and with them the restart would be regular: the
+    //    variable, the order it would need, the equation;
+    //  - its integer restart has a row singular at its solution
+    //    (-lambda_r^3 = 0): the row, the equation;
+    //  - an impulsive variable sits inside a non-polynomial function in a
+    //    relaxed (axiom 112 left out) good solution: what and where.
+    std::optional<Unsupported> unsupported(const TransitionStudy& st, const Route& route,
+                                           const std::vector<ArrayRescaling>& rs, const Renamer& rename) {
         ArrayInput in = route_input(flat_, route, st);
+        auto base = [&](const ModeChangeArray& a, int j) {
+            std::string n = rename(a.symbol(a.variables[static_cast<std::size_t>(j)]).get_name());
+            return n.substr(0, n.rfind('@'));
+        };
         for (std::size_t h = 0; h < route.arrays.size(); ++h) {
+            const ModeChangeArray& a = route.arrays[h];
+            if (const auto& r = rs[h].result; r && r->fractional) {
+                const FractionalOffsets& f = *r->fractional;
+                RestartSystem fs = procedure1_fractional(in, a, f);
+                if (fs.rule1 && fs.singular_row < 0) {
+                    auto [where, range] = source_of(flat_, route, a, f.equation);
+                    const std::string x = base(a, f.variable);
+                    const GiNaC::numeric& q = f.mu[static_cast<std::size_t>(f.variable)];
+                    return Unsupported{
+                        fmt::format("{} would need impulse order {} in {}{}; modeaudit derives restarts for integer "
+                                    "impulse orders only",
+                                    x, fraction(q), where,
+                                    f.power >= 2 ? fmt::format(", where {}^{} leads at order {}", x, f.power,
+                                                               fraction(q * f.power))
+                                                 : ""),
+                        range, "the restart would need a fractional impulse order", a.height};
+                }
+            }
+            if (const auto& r = rs[h].result; r && r->solved && !r->recheck_failure && !r->fractional) {
+                RestartSystem s = procedure1(in, a, *r);
+                if (s.rule1 && s.singular_row >= 0) {
+                    auto [where, range] = source_of(flat_, route, a, s.singular_array_equation);
+                    std::map<std::string, GiNaC::symbol> pool;
+                    const std::string row =
+                        canonical(for_display(s.equations[static_cast<std::size_t>(s.singular_row)], rename, pool));
+                    const std::string u = rename(s.singular_unknown);
+                    return Unsupported{
+                        fmt::format("the restart row {} = 0 (from {}) holds only at {} = 0, where its Jacobian is "
+                                    "singular",
+                                    row, where, u),
+                        range, "the restart system is not regular at its solution", a.height};
+                }
+            }
             const auto& r = rs[h].relaxed;
             if (!r || !r->solved) continue;
-            const ModeChangeArray& a = route.arrays[h];
             if (!procedure1(in, a, *r).rule1) continue;
             for (const auto& [ei, xj] : a.matching) {
                 std::vector<int> atoms;
                 monomials_of(a, a.equations[static_cast<std::size_t>(ei)].residual, atoms);
                 for (int j : atoms)
                     if (r->mu[static_cast<std::size_t>(j)] > 0) {
-                        const ArrayEquation& eq = a.equations[static_cast<std::size_t>(ei)];
-                        std::string where;
-                        SourceRange range;
-                        if (eq.row >= 0) {
-                            const Mode& m = eq.instant < a.height && route.normalized.has_transient
-                                                ? route.normalized.transient
-                                                : route.normalized.next;
-                            const FlatEquation& fe =
-                                flat_.equations[static_cast<std::size_t>(m.equations[static_cast<std::size_t>(eq.row)].equation)];
-                            range = fe.range;
-                            where = fmt::format("{} = {}", canonical(fe.lhs), canonical(fe.rhs));
-                        }
+                        auto [where, range] = source_of(flat_, route, a, ei);
                         (void)xj;
-                        return std::make_pair(
+                        return Unsupported{
                             fmt::format("{} is impulsive of order {} inside a non-polynomial function in {}",
                                         rename(a.symbol(a.variables[static_cast<std::size_t>(j)]).get_name()),
-                                        r->mu[static_cast<std::size_t>(j)], where.empty() ? eq.name : where),
-                            range);
+                                        r->mu[static_cast<std::size_t>(j)], where),
+                            range, "an impulsive variable would enter a non-polynomial function", -1};
                     }
             }
         }

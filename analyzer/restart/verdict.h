@@ -14,8 +14,13 @@
 //   impulsive     a good solution with impulsive variables (their offsets
 //                 are the impulse orders), directly or through a transient
 //                 mode (a cascade);
-//   unsupported   the only obstacle is an impulsive variable inside a
-//                 non-polynomial function (axiom 112): the equation is named;
+//   unsupported   the array has a solution, but not one modeaudit derives
+//                 a restart from: its least offsets are fractional (a power
+//                 of an impulsive variable, f = lambda^3, needs lambda of
+//                 order 1/3), or its restart has a row singular at its
+//                 solution (-lambda_r^3 = 0), or the only obstacle is an
+//                 impulsive variable inside a non-polynomial function
+//                 (axiom 112): the equation is named, and the order needed;
 //   inconsistent  restart constraints are given and no route to the stated
 //                 target has a good solution: the equations in conflict are
 //                 the overdetermined part (Dulmage-Mendelsohn) of the array;
@@ -68,7 +73,7 @@ struct TransitionRestart {
     // positions at once (restart-position-jump; issue 17, item 4).
     std::vector<std::string> position_jump;
     std::vector<std::string> conflict;  // inconsistent: equations of the overdetermined part
-    std::string nonlinear;              // unsupported: which equation, which variable
+    std::string nonlinear;              // unsupported: which equation, which variable (and the order it needs)
     SourceRange nonlinear_range;        // unsupported: that equation's source
     std::vector<std::string> continuations;  // inconsistent: admissible alternative targets (mode ids)
     std::optional<RestartSystem> continuation_system;
