@@ -27,6 +27,13 @@ if(NOT Boost_FOUND OR NOT EXISTS "${Boost_INCLUDE_DIRS}/boost/graph/max_cardinal
   modeaudit_missing("Boost.Graph" "libboost-graph-dev")
 endif()
 
+# Eigen: dense linear algebra (header-only): the rank-revealing QR, the SVD
+# and the LU of structure/numeric.cpp.
+find_package(Eigen3 3.3 QUIET NO_MODULE)
+if(NOT TARGET Eigen3::Eigen)
+  modeaudit_missing("Eigen 3" "libeigen3-dev")
+endif()
+
 # Z3: the rescaling constraints (C++ API).
 find_path(Z3_INCLUDE_DIR z3++.h)
 find_library(Z3_LIBRARY z3)

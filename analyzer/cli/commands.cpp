@@ -153,7 +153,10 @@ void add_mode_detail(Json& jm, const FlatModel& flat, const Mode& m, const ModeS
         reg["exact"] = r.exact;
         reg["constant"] = r.constant;
         reg["condition"] = std::isinf(r.condition) ? Json(nullptr) : Json(r.condition);  // null: singular
+        // cond_2 after row and column equilibration, what the rank decision rests on
+        reg["scaled_condition"] = std::isinf(r.scaled_condition) ? Json(nullptr) : Json(r.scaled_condition);
         reg["point_consistent"] = r.point_consistent;
+        reg["conclusive"] = r.conclusive;  // false: rank-deficient only at a point that is not consistent
         if (!r.dependencies.empty()) reg["dependencies"] = r.dependencies;
     }
     if (!r.point_note.empty()) reg["note"] = r.point_note;

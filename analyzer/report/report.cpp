@@ -376,12 +376,17 @@ std::string regularity_line(const Json& m) {
     const Json* exact = member(*r, "exact");
     const Json* constant = member(*r, "constant");
     const Json* cond = member(*r, "condition");
+    const Json* scaled = member(*r, "scaled_condition");
+    const Json* conclusive = member(*r, "conclusive");
+    bool inconclusive = conclusive && conclusive->is_boolean() && !conclusive->get<bool>();
     std::string out = fmt::format(
-        "- **Regularity:** Jacobian of the index-reduced system has rank {} of {} ({}{}), condition {}",
+        "- **Regularity:** Jacobian of the index-reduced system has rank {} of {} ({}{}{}), condition {}{}",
         md::text(member_text(*r, "rank")), md::text(member_text(*r, "size")),
         exact && exact->is_boolean() && exact->get<bool>() ? "exact" : "floating point",
         constant && constant->is_boolean() && constant->get<bool>() ? ", constant" : "",
-        cond && cond->is_number() ? fmt::format("{:.3g}", cond->get<double>()) : std::string("infinite (singular)"));
+        inconclusive ? ", at a point that is not consistent: inconclusive" : "",
+        cond && cond->is_number() ? fmt::format("{:.3g}", cond->get<double>()) : std::string("infinite (singular)"),
+        scaled && scaled->is_number() ? fmt::format(" ({:.3g} equilibrated)", scaled->get<double>()) : std::string());
     if (!note.empty()) out += "; " + md::text(note);
     out += "\n";
     for (const std::string& dep : strings_of(*r, "dependencies")) out += fmt::format("    - {}\n", md::text(dep));

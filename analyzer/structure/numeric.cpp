@@ -5,17 +5,21 @@
 //   exact_rank   Gaussian elimination over exact rationals (GiNaC::numeric,
 //                i.e. CLN), reporting for each dependent row the combination
 //                of earlier independent rows that reproduces it.
-//   float_rank   Householder QR with column pivoting on the transpose, so the
-//                pivots pick independent ROWS; numerical rank with a relative
-//                tolerance; cond_2 from the singular values of R, computed by
-//                a one-sided (Hestenes) Jacobi SVD.
-//   newton       Newton / Gauss-Newton on GiNaC expressions, with LU, QR and
-//                (for rank-deficient Jacobians) a Jacobi-SVD pseudo-inverse,
-//                and a backtracking line search on the residual norm.
+//   float_rank   scale-aware numerical rank: entries at rounding level
+//                dropped, rows and columns equilibrated by powers of two
+//                (Ruiz), then Eigen's QR with column pivoting on the
+//                transpose, so the pivots pick independent ROWS; rank with a
+//                relative tolerance; cond_2 of the matrix and of its
+//                equilibrated form from Eigen's SVD.
+//   newton       Newton / Gauss-Newton on GiNaC expressions, with Eigen's LU,
+//                QR and (for rank-deficient Jacobians) SVD pseudo-inverse
+//                steps, and a backtracking line search on the residual norm.
 //
 // Everything here is small dense work (the matrices are equation systems of a
-// single mode), so clarity and robustness win over speed: O(n^3) kernels,
-// norms recomputed rather than downdated, no blocking.
+// single mode). The dense kernels are Eigen's (a well-kept, header-only
+// library) rather than our own: Householder QR with column pivoting, the
+// Jacobi/divide-and-conquer SVD and partial-pivoting LU are exactly what it
+// provides, tested far beyond what we could test a hand-written copy.
 #include "structure/numeric.h"
 
 #include <algorithm>
@@ -27,16 +31,15 @@
 #include <sstream>
 #include <utility>
 
+#include <Eigen/Dense>
+#include <Eigen/SVD>
+
 namespace modeaudit {
 
 namespace {
 
 constexpr double kEps = std::numeric_limits<double>::epsilon();
 constexpr double kInf = std::numeric_limits<double>::infinity();
-
-// A matrix as a list of columns; the QR and Jacobi kernels work column-wise
-// because Householder reflections and Jacobi rotations act on whole columns.
-using Columns = std::vector<std::vector<double>>;
 
 // Euclidean norm with scaling, so that entries near the overflow or underflow
 // thresholds do not spoil the result (the residual of a badly scaled system
@@ -63,157 +66,117 @@ double max_abs(const std::vector<double>& x) {
     return r;
 }
 
+using Dense = std::vector<std::vector<double>>;  // row-major: J[equation][unknown]
+
+// The caller's row-major matrix as an Eigen matrix; ragged rows are read as
+// zero-padded to `cols`.
+Eigen::MatrixXd to_eigen(const Dense& m, std::size_t cols) {
+    Eigen::MatrixXd a = Eigen::MatrixXd::Zero(static_cast<Eigen::Index>(m.size()), static_cast<Eigen::Index>(cols));
+    for (std::size_t i = 0; i < m.size(); ++i)
+        for (std::size_t j = 0; j < m[i].size() && j < cols; ++j)
+            a(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)) = m[i][j];
+    return a;
+}
+
+std::vector<double> to_vector(const Eigen::VectorXd& v) { return std::vector<double>(v.data(), v.data() + v.size()); }
+
+Eigen::VectorXd to_eigen(const std::vector<double>& v) {
+    return Eigen::Map<const Eigen::VectorXd>(v.data(), static_cast<Eigen::Index>(v.size()));
+}
+
 // ---------------------------------------------------------------------------
-// Householder QR.
+// Equilibration (for float_rank).
 //
-// A (rows x cols, given as columns) = Q R P^T. Reflector k is
-// H_k = I - beta_k v_k v_k^T acting on entries k..rows-1; Q = H_0 H_1 ... .
-// With `pivot`, step k brings the remaining column of largest norm to the
-// front (Businger-Golub), which makes |R_kk| non-increasing and so
-// rank-revealing. Norms are recomputed at every step instead of downdated:
-// downdating loses accuracy exactly in the nearly-dependent case we care
-// about, and recomputing is affordable for these sizes.
-struct HouseholderQR {
-    std::size_t rows = 0;
-    std::size_t cols = 0;
-    Columns a;                              // after factoring: R in the upper triangle
-    std::vector<std::vector<double>> v;     // v[k] has length rows - k
-    std::vector<double> beta;
-    std::vector<std::size_t> perm;          // column j of R is original column perm[j]
+// Two phases, both scaling rows and columns by powers of two only, which is
+// exact in binary floating point: the scaled matrix is D_r A D_c with no
+// rounding at all, so its rank and row dependencies are those of A (D_r, D_c
+// non-singular diagonal) and the decision is not blurred by the scaling.
+//   1. Geometric scaling (kGeometricSweeps sweeps): each row, then each
+//      column, is divided by (a power of two near) sqrt(max * min) of the
+//      magnitudes of its non-zero entries. This evens out the spread inside
+//      rows and columns, which max-norm scaling alone may leave large (many
+//      scalings have all maxima equal to one; not all are well conditioned).
+//   2. Ruiz's max-norm scaling: each row, then each column, divided by (a
+//      power of two near) the square root of its largest magnitude, until
+//      every non-zero row and column has its largest magnitude in [1/2, 2]
+//      (or kRuizSweeps sweeps have passed; it converges linearly).
+// Zero rows and columns stay zero (scale 1).
+constexpr int kGeometricSweeps = 8;
+constexpr int kRuizSweeps = 64;
 
-    std::size_t steps() const { return std::min(rows, cols); }
-    double r(std::size_t i, std::size_t j) const { return a[j][i]; }
-};
-
-HouseholderQR qr_factor(Columns columns, std::size_t rows, bool pivot) {
-    HouseholderQR qr;
-    qr.rows = rows;
-    qr.cols = columns.size();
-    qr.a = std::move(columns);
-    for (auto& c : qr.a) c.resize(rows, 0.0);  // tolerate ragged input: missing entries are zero
-    qr.perm.resize(qr.cols);
-    for (std::size_t j = 0; j < qr.cols; ++j) qr.perm[j] = j;
-
-    const std::size_t k_end = qr.steps();
-    for (std::size_t k = 0; k < k_end; ++k) {
-        if (pivot) {
-            // Strict '>' keeps the earliest column on ties, so the choice is
-            // deterministic and prefers earlier rows of the caller's matrix.
-            std::size_t best = k;
-            double best_norm = -1;
-            for (std::size_t j = k; j < qr.cols; ++j) {
-                double n = norm2(qr.a[j].data() + k, rows - k);
-                if (n > best_norm) {
-                    best_norm = n;
-                    best = j;
-                }
-            }
-            if (best != k) {
-                std::swap(qr.a[k], qr.a[best]);
-                std::swap(qr.perm[k], qr.perm[best]);
-            }
-        }
-        std::vector<double>& x = qr.a[k];
-        double nrm = norm2(x.data() + k, rows - k);
-        std::vector<double> v(x.begin() + static_cast<std::ptrdiff_t>(k), x.end());
-        double beta = 0;
-        if (nrm > 0 && std::isfinite(nrm)) {
-            // alpha takes the sign opposite to x_k so that v_0 = x_k - alpha
-            // is a sum of like-signed numbers: no cancellation.
-            double alpha = -std::copysign(nrm, x[k]);
-            v[0] = x[k] - alpha;
-            beta = 1.0 / (nrm * (nrm + std::fabs(x[k])));  // = 2 / (v^T v)
-            x[k] = alpha;
-            for (std::size_t i = k + 1; i < rows; ++i) x[i] = 0;
-            for (std::size_t j = k + 1; j < qr.cols; ++j) {
-                std::vector<double>& y = qr.a[j];
-                double s = 0;
-                for (std::size_t i = k; i < rows; ++i) s += v[i - k] * y[i];
-                s *= beta;
-                for (std::size_t i = k; i < rows; ++i) y[i] -= s * v[i - k];
-            }
-        }
-        qr.v.push_back(std::move(v));
-        qr.beta.push_back(beta);
-    }
-    return qr;
+// 2^-floor(e/2) where x = f 2^e, f in [1/2, 1): a power of two within a
+// factor of two of 1/sqrt(x), and exactly 1 when x is in [1/2, 2).
+double inverse_sqrt_pow2(double x) {
+    int e;
+    std::frexp(x, &e);
+    return std::ldexp(1.0, -static_cast<int>(std::floor(e / 2.0)));
 }
 
-// y <- Q^T y (y has qr.rows entries).
-void apply_qt(const HouseholderQR& qr, std::vector<double>& y) {
-    for (std::size_t k = 0; k < qr.v.size(); ++k) {
-        if (qr.beta[k] == 0) continue;
-        double s = 0;
-        for (std::size_t i = k; i < qr.rows; ++i) s += qr.v[k][i - k] * y[i];
-        s *= qr.beta[k];
-        for (std::size_t i = k; i < qr.rows; ++i) y[i] -= s * qr.v[k][i - k];
+// Largest and smallest non-zero magnitude of a row or column (0, 0 if none).
+template <typename Vector>
+std::pair<double, double> magnitude_range(const Vector& v) {
+    double hi = 0, lo = kInf;
+    for (Eigen::Index k = 0; k < v.size(); ++k) {
+        double x = std::fabs(v(k));
+        if (x == 0) continue;
+        hi = std::max(hi, x);
+        lo = std::min(lo, x);
+    }
+    return {hi, hi == 0 ? 0.0 : lo};
+}
+
+void equilibrate(Eigen::MatrixXd& a) {
+    const Eigen::Index rows = a.rows(), cols = a.cols();
+    for (int sweep = 0; sweep < kGeometricSweeps; ++sweep) {
+        bool changed = false;
+        for (Eigen::Index i = 0; i < rows; ++i) {
+            auto [hi, lo] = magnitude_range(a.row(i));
+            if (hi == 0) continue;
+            double s = inverse_sqrt_pow2(std::sqrt(hi) * std::sqrt(lo));
+            if (s != 1) a.row(i) *= s, changed = true;
+        }
+        for (Eigen::Index j = 0; j < cols; ++j) {
+            auto [hi, lo] = magnitude_range(a.col(j));
+            if (hi == 0) continue;
+            double s = inverse_sqrt_pow2(std::sqrt(hi) * std::sqrt(lo));
+            if (s != 1) a.col(j) *= s, changed = true;
+        }
+        if (!changed) break;
+    }
+    for (int sweep = 0; sweep < kRuizSweeps; ++sweep) {
+        bool balanced = true;
+        for (Eigen::Index i = 0; i < rows; ++i) {
+            double r = a.row(i).cwiseAbs().maxCoeff();
+            if (r == 0) continue;
+            if (r < 0.5 || r > 2) balanced = false;
+            double s = inverse_sqrt_pow2(r);
+            if (s != 1) a.row(i) *= s;
+        }
+        for (Eigen::Index j = 0; j < cols; ++j) {
+            double c = a.col(j).cwiseAbs().maxCoeff();
+            if (c == 0) continue;
+            if (c < 0.5 || c > 2) balanced = false;
+            double s = inverse_sqrt_pow2(c);
+            if (s != 1) a.col(j) *= s;
+        }
+        if (balanced) break;
     }
 }
 
-// y <- Q y (y has qr.rows entries).
-void apply_q(const HouseholderQR& qr, std::vector<double>& y) {
-    for (std::size_t k = qr.v.size(); k-- > 0;) {
-        if (qr.beta[k] == 0) continue;
-        double s = 0;
-        for (std::size_t i = k; i < qr.rows; ++i) s += qr.v[k][i - k] * y[i];
-        s *= qr.beta[k];
-        for (std::size_t i = k; i < qr.rows; ++i) y[i] -= s * qr.v[k][i - k];
-    }
+// cond_2 from the singular values (Eigen's BDCSVD, which hands small matrices
+// to its one-sided Jacobi SVD: accurate for the small singular values a
+// condition estimate needs). Only called for matrices of full rank.
+double condition_2(const Eigen::MatrixXd& a) {
+    Eigen::BDCSVD<Eigen::MatrixXd> svd(a);  // singular values only
+    const Eigen::VectorXd& s = svd.singularValues();
+    if (s.size() == 0) return 1;
+    double smin = s(s.size() - 1);
+    return smin > 0 ? s(0) / smin : kInf;
 }
 
 // ---------------------------------------------------------------------------
-// One-sided Jacobi (Hestenes) orthogonalisation: rotates pairs of columns of
-// W until all are mutually orthogonal, so that W_final = U Sigma and, if V is
-// accumulated, W_initial = W_final V^T. The singular values are the final
-// column norms. Chosen over bidiagonalisation + QR iteration because it is
-// short, needs no shifts, and is accurate to high relative precision even for
-// tiny singular values -- which is what a condition estimate needs.
-void jacobi_orthogonalize(Columns& w, Columns* vmat) {
-    const std::size_t n = w.size();
-    if (n < 2) return;
-    const std::size_t len = w[0].size();
-    constexpr int kMaxSweeps = 80;
-    for (int sweep = 0; sweep < kMaxSweeps; ++sweep) {
-        bool rotated = false;
-        for (std::size_t p = 0; p + 1 < n; ++p) {
-            for (std::size_t q = p + 1; q < n; ++q) {
-                double alpha = 0, beta = 0, gamma = 0;
-                for (std::size_t i = 0; i < len; ++i) {
-                    alpha += w[p][i] * w[p][i];
-                    beta += w[q][i] * w[q][i];
-                    gamma += w[p][i] * w[q][i];
-                }
-                if (alpha == 0 || beta == 0) continue;
-                if (!(std::fabs(gamma) > kEps * std::sqrt(alpha) * std::sqrt(beta))) continue;
-                // Rotation angle that zeroes the (p,q) inner product; t is the
-                // smaller root of t^2 + 2 zeta t - 1 = 0 (stable, |angle| <= pi/4).
-                double zeta = (beta - alpha) / (2 * gamma);
-                double t = (zeta >= 0 ? 1.0 : -1.0) / (std::fabs(zeta) + std::hypot(1.0, zeta));
-                double c = 1 / std::sqrt(1 + t * t);
-                double s = c * t;
-                for (std::size_t i = 0; i < len; ++i) {
-                    double wp = w[p][i], wq = w[q][i];
-                    w[p][i] = c * wp - s * wq;
-                    w[q][i] = s * wp + c * wq;
-                }
-                if (vmat) {
-                    auto& vp = (*vmat)[p];
-                    auto& vq = (*vmat)[q];
-                    for (std::size_t i = 0; i < vp.size(); ++i) {
-                        double a = vp[i], b = vq[i];
-                        vp[i] = c * a - s * b;
-                        vq[i] = s * a + c * b;
-                    }
-                }
-                rotated = true;
-            }
-        }
-        if (!rotated) break;
-    }
-}
-
-// ---------------------------------------------------------------------------
-// Linear solvers for the Newton step J dx = -F.
+// Linear solvers for the Newton step J dx = -F, by Eigen's dense
+// decompositions.
 
 // Relative threshold below which a pivot (LU), a diagonal of R (QR) or a
 // singular value (SVD) is treated as zero. Small on purpose: a nearly
@@ -221,45 +184,24 @@ void jacobi_orthogonalize(Columns& w, Columns* vmat) {
 // step; the line search copes with the large steps that result.
 constexpr double kSingularRel = 1e-14;
 
-using Dense = std::vector<std::vector<double>>;  // row-major: J[equation][unknown]
-
-// Square J: LU with partial pivoting. Returns false when a pivot is (near)
-// zero, so that the caller falls back to the least-squares step.
-bool lu_step(Dense a, std::vector<double> b, std::vector<double>& dx) {
-    const std::size_t n = a.size();
-    double scale = 0;
-    for (const auto& row : a)
-        for (double v : row) scale = std::max(scale, std::fabs(v));
-    if (scale == 0) return false;
-    for (std::size_t k = 0; k < n; ++k) {
-        std::size_t p = k;
-        for (std::size_t i = k + 1; i < n; ++i)
-            if (std::fabs(a[i][k]) > std::fabs(a[p][k])) p = i;
-        if (!(std::fabs(a[p][k]) > kSingularRel * scale)) return false;
-        std::swap(a[p], a[k]);
-        std::swap(b[p], b[k]);
-        for (std::size_t i = k + 1; i < n; ++i) {
-            double f = a[i][k] / a[k][k];
-            if (f == 0) continue;
-            for (std::size_t j = k; j < n; ++j) a[i][j] -= f * a[k][j];
-            b[i] -= f * b[k];
-        }
-    }
-    dx.assign(n, 0);
-    for (std::size_t k = n; k-- > 0;) {
-        double s = b[k];
-        for (std::size_t j = k + 1; j < n; ++j) s -= a[k][j] * dx[j];
-        dx[k] = s / a[k][k];
-    }
+// True when every diagonal entry of the triangular factor is above
+// kSingularRel * `scale` (and `scale` is positive).
+bool diagonal_ok(const Eigen::MatrixXd& r, double scale) {
+    if (!(scale > 0)) return false;
+    const Eigen::Index k = std::min(r.rows(), r.cols());
+    for (Eigen::Index i = 0; i < k; ++i)
+        if (!(std::fabs(r(i, i)) > kSingularRel * scale)) return false;
     return true;
 }
 
-bool r_diagonal_ok(const HouseholderQR& qr) {
-    double big = 0;
-    for (std::size_t k = 0; k < qr.steps(); ++k) big = std::max(big, std::fabs(qr.r(k, k)));
-    if (!(big > 0)) return false;
-    for (std::size_t k = 0; k < qr.steps(); ++k)
-        if (!(std::fabs(qr.r(k, k)) > kSingularRel * big)) return false;
+// Square J: LU with partial pivoting. Returns false when a pivot is (near)
+// zero relative to the largest entry of J, so that the caller falls back to
+// the least-squares step (Eigen's PartialPivLU itself never refuses).
+bool lu_step(const Eigen::MatrixXd& j, const Eigen::VectorXd& rhs, Eigen::VectorXd& dx) {
+    double scale = j.cwiseAbs().maxCoeff();
+    Eigen::PartialPivLU<Eigen::MatrixXd> lu(j);
+    if (!diagonal_ok(lu.matrixLU(), scale)) return false;
+    dx = lu.solve(rhs);
     return true;
 }
 
@@ -268,85 +210,63 @@ bool r_diagonal_ok(const HouseholderQR& qr) {
 // R^T z_1 = rhs and the norm is smallest with z_2 = 0. This is
 // dx = J^T (J J^T)^{-1} rhs without ever forming J J^T (which would square
 // the condition number).
-bool min_norm_step(const Dense& j, std::size_t n, const std::vector<double>& rhs, std::vector<double>& dx) {
-    const std::size_t m = j.size();
-    Columns jt(j.begin(), j.end());  // the columns of J^T are the rows of J
-    HouseholderQR qr = qr_factor(std::move(jt), n, false);
-    if (!r_diagonal_ok(qr)) return false;
-    std::vector<double> z(n, 0.0);
-    for (std::size_t i = 0; i < m; ++i) {  // forward substitution with R^T
-        double s = rhs[i];
-        for (std::size_t k = 0; k < i; ++k) s -= qr.r(k, i) * z[k];
-        z[i] = s / qr.r(i, i);
-    }
-    apply_q(qr, z);
-    dx = std::move(z);
+bool min_norm_step(const Eigen::MatrixXd& j, const Eigen::VectorXd& rhs, Eigen::VectorXd& dx) {
+    const Eigen::Index m = j.rows(), n = j.cols();
+    Eigen::HouseholderQR<Eigen::MatrixXd> qr(j.transpose());
+    Eigen::MatrixXd r = qr.matrixQR().topLeftCorner(m, m).triangularView<Eigen::Upper>();
+    double big = r.diagonal().cwiseAbs().maxCoeff();
+    if (!diagonal_ok(r, big)) return false;
+    Eigen::VectorXd z = Eigen::VectorXd::Zero(n);
+    z.head(m) = r.transpose().triangularView<Eigen::Lower>().solve(rhs);
+    dx = qr.householderQ() * z;
     return true;
 }
 
 // Overdetermined, full column rank (m > n): the least-squares solution of
 // J dx = rhs via J = Q R: R dx = (Q^T rhs)_{0..n-1}.
-bool least_squares_step(const Dense& j, std::size_t n, const std::vector<double>& rhs, std::vector<double>& dx) {
-    const std::size_t m = j.size();
-    Columns cols(n, std::vector<double>(m, 0.0));
-    for (std::size_t i = 0; i < m; ++i)
-        for (std::size_t k = 0; k < n; ++k) cols[k][i] = j[i][k];
-    HouseholderQR qr = qr_factor(std::move(cols), m, false);
-    if (!r_diagonal_ok(qr)) return false;
-    std::vector<double> y = rhs;
-    apply_qt(qr, y);
-    dx.assign(n, 0);
-    for (std::size_t k = n; k-- > 0;) {
-        double s = y[k];
-        for (std::size_t c = k + 1; c < n; ++c) s -= qr.r(k, c) * dx[c];
-        dx[k] = s / qr.r(k, k);
-    }
+bool least_squares_step(const Eigen::MatrixXd& j, const Eigen::VectorXd& rhs, Eigen::VectorXd& dx) {
+    const Eigen::Index n = j.cols();
+    Eigen::HouseholderQR<Eigen::MatrixXd> qr(j);
+    Eigen::MatrixXd r = qr.matrixQR().topLeftCorner(n, n).triangularView<Eigen::Upper>();
+    double big = r.diagonal().cwiseAbs().maxCoeff();
+    if (!diagonal_ok(r, big)) return false;
+    Eigen::VectorXd y = qr.householderQ().transpose() * rhs;
+    dx = r.triangularView<Eigen::Upper>().solve(y.head(n));
     return true;
 }
 
 // Rank-deficient J of any shape: the minimum-norm least-squares solution
-// dx = J^+ rhs through a Jacobi SVD (J V = W with orthogonal columns w_k,
-// J^+ = sum_k v_k w_k^T / |w_k|^2), truncating the singular values below
-// kSingularRel * sigma_max. This is the "least-squares step" a singular
-// square Jacobian falls back to; a zero Jacobian gives dx = 0.
-void pseudo_inverse_step(const Dense& j, std::size_t n, const std::vector<double>& rhs, std::vector<double>& dx) {
-    const std::size_t m = j.size();
-    Columns w(n, std::vector<double>(m, 0.0));
-    for (std::size_t i = 0; i < m; ++i)
-        for (std::size_t k = 0; k < n; ++k) w[k][i] = j[i][k];
-    Columns v(n, std::vector<double>(n, 0.0));
-    for (std::size_t k = 0; k < n; ++k) v[k][k] = 1;
-    jacobi_orthogonalize(w, &v);
-    std::vector<double> sigma(n);
-    double smax = 0;
-    for (std::size_t k = 0; k < n; ++k) smax = std::max(smax, sigma[k] = norm2(w[k]));
-    dx.assign(n, 0);
-    if (!(smax > 0)) return;
-    for (std::size_t k = 0; k < n; ++k) {
-        if (!(sigma[k] > kSingularRel * smax)) continue;
-        double c = 0;
-        for (std::size_t i = 0; i < m; ++i) c += w[k][i] * rhs[i];
-        c /= sigma[k] * sigma[k];
-        for (std::size_t i = 0; i < n; ++i) dx[i] += c * v[k][i];
-    }
+// dx = J^+ rhs through the SVD J = U S V^T, truncating the singular values
+// below kSingularRel * sigma_max. This is the "least-squares step" a
+// singular square Jacobian falls back to; a zero Jacobian gives dx = 0.
+void pseudo_inverse_step(const Eigen::MatrixXd& j, const Eigen::VectorXd& rhs, Eigen::VectorXd& dx) {
+    const Eigen::Index n = j.cols();
+    Eigen::BDCSVD<Eigen::MatrixXd> svd(j, Eigen::ComputeThinU | Eigen::ComputeThinV);
+    const Eigen::VectorXd& s = svd.singularValues();
+    dx = Eigen::VectorXd::Zero(n);
+    if (s.size() == 0 || !(s(0) > 0)) return;
+    Eigen::VectorXd c = svd.matrixU().transpose() * rhs;
+    for (Eigen::Index k = 0; k < s.size(); ++k)
+        if (s(k) > kSingularRel * s(0)) dx += (c(k) / s(k)) * svd.matrixV().col(k);
 }
 
-std::vector<double> newton_step(const Dense& j, std::size_t n, const std::vector<double>& f) {
-    const std::size_t m = j.size();
-    std::vector<double> rhs(m);
-    for (std::size_t i = 0; i < m; ++i) rhs[i] = -f[i];
-    std::vector<double> dx;
-    if (n == 0) return dx;
+std::vector<double> newton_step(const Dense& jac, std::size_t n, const std::vector<double>& f) {
+    if (n == 0) return {};
+    const Eigen::MatrixXd j = to_eigen(jac, n);
+    const Eigen::VectorXd rhs = -to_eigen(f);
+    const auto m = static_cast<std::size_t>(j.rows());
+    Eigen::VectorXd dx;
     bool done = false;
     if (m == n)
         done = lu_step(j, rhs, dx);
     else if (m < n)
-        done = min_norm_step(j, n, rhs, dx);
+        done = min_norm_step(j, rhs, dx);
     else
-        done = least_squares_step(j, n, rhs, dx);
-    if (!done) pseudo_inverse_step(j, n, rhs, dx);
-    return dx;
+        done = least_squares_step(j, rhs, dx);
+    if (!done) pseudo_inverse_step(j, rhs, dx);
+    return to_vector(dx);
 }
+
 
 // ---------------------------------------------------------------------------
 // Evaluation of GiNaC expressions at a point.
@@ -562,22 +482,30 @@ ExactRank exact_rank(const std::vector<std::vector<GiNaC::numeric>>& m) {
 // ===========================================================================
 // float_rank
 //
-// A = m^T (its columns are the rows of m) is factored A P = Q R with column
-// pivoting, so P lists rows of m in order of "most independent first".
-// rank = number of leading k with |R_kk| > tol * |R_00| (|R_kk| is
-// non-increasing under this pivoting). Rows of m outside the first `rank`
-// pivots are the dependent ones.
+// 1. Entries at rounding level of the largest entry of their row or column
+//    (|a_ij| <= 16 eps max(max_k |a_ik|, max_k |a_kj|)) are set to zero:
+//    such an entry cannot be told from a cancellation that should have given
+//    0, and equilibration (step 2) would otherwise blow it up to order one.
+//    Not the largest entry of the whole matrix: in a badly scaled matrix
+//    that would erase genuine entries of the small rows.
+// 2. The matrix is equilibrated by powers of two (Ruiz; see equilibrate):
+//    E = D_r A D_c exactly, with every non-zero row and column of max-norm
+//    in [1/2, 2]. Rank and row dependencies are those of A.
+// 3. E^T (its columns are the rows of m) is factored E^T P = Q R by Eigen's
+//    ColPivHouseholderQR, so P lists rows of m most-independent first.
+//    rank = number of k with |R_kk| > tol * max_k |R_kk| (non-increasing
+//    under this pivoting). The rows of m outside the first `rank` pivots are
+//    the dependent ones, listed in increasing order.
+// 4. Condition: for full rank (rank == min(rows, cols)), cond_2(A) and
+//    cond_2(E) from the singular values; rank-deficient: both infinity.
 //
-// Condition estimate: the singular values of m are those of R (Q orthogonal,
-// P a permutation), so for full rank (rank == min(rows, cols)) we compute
-// them exactly, up to rounding, with a one-sided Jacobi SVD of the leading
-// min(rows, cols) rows of R and return sigma_max / sigma_min, i.e. cond_2
-// itself rather than the crude |R_00| / |R_kk| bound. Rank-deficient:
-// infinity. A matrix with no rows or no columns has no singular values; it
-// is reported as rank 0 with condition 1 (vacuously well-conditioned), and
-// every row of an r x 0 matrix counts as dependent (it is the zero vector).
-// Non-finite entries make the factorisation meaningless: the result is then
-// rank 0, condition NaN and every row listed as dependent.
+// A matrix with no rows or no columns has no singular values; it is reported
+// as rank 0 with condition 1 (vacuously well-conditioned), and every row of
+// an r x 0 matrix counts as dependent (it is the zero vector). Non-finite
+// entries make the factorisation meaningless: the result is then rank 0,
+// condition NaN and every row listed as dependent.
+constexpr double kNoiseRel = 16 * kEps;
+
 FloatRank float_rank(const std::vector<std::vector<double>>& m, double tol) {
     FloatRank out;
     const std::size_t rows = m.size();
@@ -591,47 +519,49 @@ FloatRank float_rank(const std::vector<std::vector<double>>& m, double tol) {
     for (const auto& row : m)
         for (double v : row)
             if (!std::isfinite(v)) {
-                out.condition = std::numeric_limits<double>::quiet_NaN();
+                out.condition = out.scaled_condition = std::numeric_limits<double>::quiet_NaN();
                 all_dependent();
                 return out;
             }
     if (rows == 0 || cols == 0) {
-        out.condition = 1;
+        out.condition = out.scaled_condition = 1;
         all_dependent();
         return out;
     }
     if (!(tol >= 0)) tol = 0;  // a negative or NaN tolerance means "exact zero only"
 
-    HouseholderQR qr = qr_factor(Columns(m.begin(), m.end()), cols, true);
-    const std::size_t k_end = qr.steps();
-    const double r00 = std::fabs(qr.r(0, 0));
+    Eigen::MatrixXd a = to_eigen(m, cols);
+    {
+        const Eigen::VectorXd row_max = a.cwiseAbs().rowwise().maxCoeff();
+        const Eigen::RowVectorXd col_max = a.cwiseAbs().colwise().maxCoeff();
+        for (Eigen::Index i = 0; i < a.rows(); ++i)
+            for (Eigen::Index j = 0; j < a.cols(); ++j)
+                if (std::fabs(a(i, j)) <= kNoiseRel * std::max(row_max(i), col_max(j))) a(i, j) = 0;
+    }
+    Eigen::MatrixXd e = a;
+    equilibrate(e);
+
+    Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(e.transpose());
+    const Eigen::Index k_end = std::min(qr.matrixQR().rows(), qr.matrixQR().cols());
+    double rmax = 0;
+    for (Eigen::Index k = 0; k < k_end; ++k) rmax = std::max(rmax, std::fabs(qr.matrixQR()(k, k)));
     std::size_t rank = 0;
-    if (r00 > 0)
-        while (rank < k_end && std::fabs(qr.r(rank, rank)) > tol * r00) ++rank;
+    if (rmax > 0)
+        for (Eigen::Index k = 0; k < k_end; ++k)
+            if (std::fabs(qr.matrixQR()(k, k)) > tol * rmax) ++rank;
     out.rank = rank;
 
-    out.dependent_rows.assign(qr.perm.begin() + static_cast<std::ptrdiff_t>(rank), qr.perm.end());
+    const auto& perm = qr.colsPermutation().indices();
+    for (Eigen::Index k = static_cast<Eigen::Index>(rank); k < perm.size(); ++k)
+        out.dependent_rows.push_back(static_cast<std::size_t>(perm(k)));
     std::sort(out.dependent_rows.begin(), out.dependent_rows.end());
 
-    if (rank < k_end) {
-        out.condition = kInf;
+    if (rank < static_cast<std::size_t>(k_end)) {
+        out.condition = out.scaled_condition = kInf;
         return out;
     }
-    // R restricted to its first k_end rows is k_end x rows (upper
-    // trapezoidal). Orthogonalise the rows of that block (the columns of its
-    // transpose): k_end vectors of length `rows`, whose final norms are the
-    // k_end singular values.
-    Columns w(k_end, std::vector<double>(rows, 0.0));
-    for (std::size_t i = 0; i < k_end; ++i)
-        for (std::size_t j = i; j < rows; ++j) w[i][j] = qr.r(i, j);
-    jacobi_orthogonalize(w, nullptr);
-    double smax = 0, smin = kInf;
-    for (const auto& c : w) {
-        double s = norm2(c);
-        smax = std::max(smax, s);
-        smin = std::min(smin, s);
-    }
-    out.condition = smin > 0 ? smax / smin : kInf;
+    out.condition = condition_2(a);
+    out.scaled_condition = condition_2(e);
     return out;
 }
 

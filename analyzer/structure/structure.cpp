@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <map>
 #include <set>
@@ -52,6 +53,53 @@ std::vector<double> start_guesses(const FlatModel& flat, const std::vector<GiNaC
                           : 0.0);
     }
     return out;
+}
+
+// The scale of each symbol for the further start points: a variable's
+// |nominal| when it has a non-zero one, else |start| when non-zero, else 1.
+std::vector<double> start_scales(const FlatModel& flat, const std::vector<GiNaC::symbol>& symbols) {
+    std::vector<double> out;
+    for (const GiNaC::symbol& s : symbols) {
+        double scale = 1;
+        auto m = flat.symbols.meaning(s);
+        if (m && m->role == SymbolTable::Meaning::Role::Variable) {
+            const FlatVariable& v = flat.variables[static_cast<std::size_t>(m->index)];
+            auto nominal = v.nominal ? numeric_value(*v.nominal) : std::nullopt;
+            if (nominal && nominal->is_real() && !nominal->is_zero())
+                scale = std::fabs(nominal->to_double());
+            else if (double st = start_value(v); st != 0)
+                scale = std::fabs(st);
+        }
+        out.push_back(std::isfinite(scale) ? scale : 1.0);
+    }
+    return out;
+}
+
+// Start point number k (0 <= k < kStartPoints) for Newton's method: 0 is the
+// start values; when Newton fails from there (a zero start is often exactly
+// where a Jacobian vanishes: d(x^2)/dx at 0), 1 and 2 replace the zero
+// start values by +scale and -scale, and 3 moves every value by a
+// deterministic pseudo-random fraction in [-1, 1] of its scale.
+constexpr int kStartPoints = 4;
+std::vector<double> start_point(const std::vector<double>& start, const std::vector<double>& scale, int k) {
+    std::vector<double> x = start;
+    std::uint32_t state = 2463534242u;  // xorshift32: the same points on every platform
+    for (std::size_t i = 0; i < x.size(); ++i) {
+        switch (k) {
+            case 1: if (x[i] == 0) x[i] = scale[i]; break;
+            case 2: if (x[i] == 0) x[i] = -scale[i]; break;
+            case 3: {
+                state ^= state << 13;
+                state ^= state >> 17;
+                state ^= state << 5;
+                double u = static_cast<double>(state) / 4294967295.0 * 2 - 1;
+                x[i] += u * scale[i];
+                break;
+            }
+            default: break;
+        }
+    }
+    return x;
 }
 
 // Values for every symbol of the completed system that is neither a state
@@ -132,36 +180,71 @@ void check_regularity(const FlatModel& flat, const Mode& mode, ModeStructure& ms
     } else {
         // A consistent point: states from their start values moved as little
         // as possible onto the consistency conditions (Gauss-Newton), then
-        // the leading variables from F_DOWN.
+        // the leading variables from F_DOWN. When that fails from the start
+        // values, a few other start points (start_point) are tried; a point
+        // that is not consistent is not where the rank is decided (below).
         std::vector<ex> cons;
         for (const auto& c : ms.consistency) cons.push_back(c.residual.subs(data, kExactSubs));
-        std::vector<double> x0 = start_guesses(flat, ms.states);
-        bool ok = true;
-        std::vector<double> xs = x0;
-        if (!cons.empty()) {
-            NewtonResult r = newton(cons, ms.states, {}, x0);
-            ok = r.converged;
-            if (!r.values.empty()) xs = r.values;
-            reg.point_note = ok ? fmt::format("consistency conditions solved from the start values ({} iterations)", r.iterations)
-                                : "the consistency conditions could not be solved from the start values: " + r.message;
+        const std::vector<double> x_start = start_guesses(flat, ms.states), x_scale = start_scales(flat, ms.states);
+        const std::vector<double> l_start = start_guesses(flat, ms.leading), l_scale = start_scales(flat, ms.leading);
+        struct Attempt {
+            bool ok = true;
+            std::vector<double> xs, ls;
+            std::string note;
+            int iterations = 0;       // both solves
+            int cons_iterations = 0;  // the consistency conditions' solve
+        };
+        auto attempt = [&](int k) {
+            Attempt a;
+            a.xs = start_point(x_start, x_scale, k);
+            if (!cons.empty()) {
+                NewtonResult r = newton(cons, ms.states, {}, a.xs);
+                a.ok = r.converged;
+                a.iterations += r.iterations;
+                a.cons_iterations = r.iterations;
+                if (!r.values.empty()) a.xs = r.values;
+                if (!a.ok) a.note = "the consistency conditions could not be solved: " + r.message;
+            }
+            GiNaC::exmap states_at;
+            for (std::size_t i = 0; i < ms.states.size(); ++i) states_at[ms.states[i]] = a.xs[i];
+            std::vector<ex> red;
+            for (const auto& c : ms.reduced) red.push_back(c.residual.subs(data, kExactSubs).subs(states_at, kExactSubs));
+            std::vector<double> l0 = start_point(l_start, l_scale, k);
+            NewtonResult lr = newton(red, ms.leading, {}, l0);
+            a.iterations += lr.iterations;
+            if (!lr.converged) {
+                a.ok = false;
+                a.note += std::string(a.note.empty() ? "" : "; ") + "the leading variables could not be solved: " + lr.message;
+            }
+            a.ls = lr.values.empty() ? l0 : lr.values;
+            return a;
+        };
+        static const char* const kStartNames[] = {"the start values", "the start values with zeros replaced by +scale",
+                                                  "the start values with zeros replaced by -scale",
+                                                  "perturbed start values"};
+        Attempt first = attempt(0), chosen = first;
+        int used = 0;
+        for (int k = 1; !chosen.ok && k < kStartPoints; ++k) {
+            Attempt a = attempt(k);
+            if (a.ok) chosen = std::move(a), used = k;
         }
-        GiNaC::exmap states_at;
-        for (std::size_t k = 0; k < ms.states.size(); ++k) states_at[ms.states[k]] = xs[k];
-        std::vector<ex> red;
-        for (const auto& c : ms.reduced) red.push_back(c.residual.subs(data, kExactSubs).subs(states_at, kExactSubs));
-        std::vector<double> l0 = start_guesses(flat, ms.leading);
-        NewtonResult lr = newton(red, ms.leading, {}, l0);
-        if (!lr.converged) {
-            ok = false;
-            reg.point_note += std::string(reg.point_note.empty() ? "" : "; ") +
-                              "the leading variables could not be solved: " + lr.message;
+        if (chosen.ok) {
+            if (used == 0)
+                reg.point_note = cons.empty() ? std::string()
+                                              : fmt::format("consistency conditions solved from the start values ({} iterations)",
+                                                            chosen.cons_iterations);
+            else
+                reg.point_note = fmt::format("consistent point solved from {} ({} iterations); from the start values, {}",
+                                             kStartNames[used], chosen.iterations, first.note);
+        } else {
+            reg.point_note = fmt::format("no consistent point found from {} start points; from the start values, {}",
+                                         kStartPoints, first.note);
         }
-        std::vector<double> ls = lr.values.empty() ? l0 : lr.values;
-        point = states_at;
-        for (std::size_t k = 0; k < ms.leading.size(); ++k) point[ms.leading[k]] = ls[k];
-        for (std::size_t k = 0; k < ms.states.size(); ++k) reg.point.emplace_back(ms.states[k], xs[k]);
-        for (std::size_t k = 0; k < ms.leading.size(); ++k) reg.point.emplace_back(ms.leading[k], ls[k]);
-        reg.point_consistent = ok;
+        for (std::size_t k = 0; k < ms.states.size(); ++k) point[ms.states[k]] = chosen.xs[k];
+        for (std::size_t k = 0; k < ms.leading.size(); ++k) point[ms.leading[k]] = chosen.ls[k];
+        for (std::size_t k = 0; k < ms.states.size(); ++k) reg.point.emplace_back(ms.states[k], chosen.xs[k]);
+        for (std::size_t k = 0; k < ms.leading.size(); ++k) reg.point.emplace_back(ms.leading[k], chosen.ls[k]);
+        reg.point_consistent = chosen.ok;
         for (auto& row : jac)
             for (ex& x : row) x = x.subs(point, kExactSubs);
     }
@@ -193,7 +276,13 @@ void check_regularity(const FlatModel& flat, const Mode& mode, ModeStructure& ms
         ExactRank er = exact_rank(q);
         reg.exact = true;
         reg.rank = er.rank;
-        reg.condition = er.rank == n ? float_rank(f).condition : std::numeric_limits<double>::infinity();
+        if (er.rank == n) {
+            FloatRank fr = float_rank(f);
+            reg.condition = fr.condition;
+            reg.scaled_condition = fr.scaled_condition;
+        } else {
+            reg.condition = reg.scaled_condition = std::numeric_limits<double>::infinity();
+        }
         for (const auto& dep : er.dependent) {
             reg.dependent.push_back(static_cast<int>(dep.row));
             auto line = [&](std::size_t reduced_row) {
@@ -211,8 +300,14 @@ void check_regularity(const FlatModel& flat, const Mode& mode, ModeStructure& ms
         FloatRank fr = float_rank(f);
         reg.rank = fr.rank;
         reg.condition = fr.condition;
+        reg.scaled_condition = fr.scaled_condition;
         for (std::size_t r : fr.dependent_rows) reg.dependent.push_back(static_cast<int>(r));
     }
+    // A rank-deficient Jacobian at a point that is not consistent says
+    // nothing about the mode (Newton's failure from its start points is not
+    // a singularity: x^2 = 4 from x = 0); only a constant Jacobian is
+    // decided anywhere.
+    if (reg.rank < n && !reg.constant && !reg.point_consistent) reg.conclusive = false;
 }
 
 }  // namespace
@@ -248,8 +343,9 @@ ModeStructure analyze_mode(const FlatModel& flat, const Mode& mode, const Struct
         for (int k = 0; k < d; ++k) ms.states.push_back(k == 0 ? flat.symbols.variable(v) : flat.symbols.derivative(v, k));
     }
     if (options.numeric_check && mode.equations.size() <= options.max_numeric_size) check_regularity(flat, mode, ms);
-    ms.status = ms.regularity.checked && ms.regularity.rank < ms.regularity.size ? ModeStatus::NumericallySingular
-                                                                                   : ModeStatus::Regular;
+    ms.status = ms.regularity.checked && ms.regularity.conclusive && ms.regularity.rank < ms.regularity.size
+                    ? ModeStatus::NumericallySingular
+                    : ModeStatus::Regular;
     return ms;
 }
 
@@ -299,6 +395,18 @@ StructureResult analyze_structure(const FlatModel& flat, const ModeSet& modes, D
                                     "but the Jacobian of the leading variables has rank {} of {}{}",
                                     which, ms.regularity.rank, ms.regularity.size,
                                     ms.regularity.constant ? "" : " at the point checked"),
+                        notes);
+        }
+        if (ms.regularity.checked && !ms.regularity.conclusive) {
+            std::vector<std::string> notes;
+            if (!ms.regularity.point_note.empty()) notes.push_back(ms.regularity.point_note);
+            notes.push_back(fmt::format("at the last point tried the Jacobian of the leading variables has rank {} of {}; "
+                                        "at a point that does not satisfy the equations this decides nothing",
+                                        ms.regularity.rank, ms.regularity.size));
+            sink.report(rule::structure_regularity_inconclusive, flat.range,
+                        fmt::format("the numerical regularity of {} is not established: no point satisfying its "
+                                    "equations was found, and its Jacobian depends on the point",
+                                    which),
                         notes);
         }
         if (ms.sigma.well_posed && ms.sigma.index > options.max_index)
@@ -390,9 +498,11 @@ void dump_structure(const FlatModel& flat, const ModeSet& modes, const Structure
             out << fmt::format("    0 = {}   (e{}, order {})\n", canonical_in(flat, ce.residual), ce.row + 1, ce.order);
         const Regularity& r = ms.regularity;
         if (r.checked)
-            out << fmt::format("  Jacobian: rank {} of {} ({}{}), condition {}{}\n", r.rank, r.size,
+            out << fmt::format("  Jacobian: rank {} of {} ({}{}{}), condition {} (equilibrated {}){}\n", r.rank, r.size,
                                r.exact ? "exact" : "floating point", r.constant ? ", constant" : "",
+                               r.conclusive ? "" : ", inconclusive",
                                std::isinf(r.condition) ? std::string("inf") : fmt::format("{:.3g}", r.condition),
+                               std::isinf(r.scaled_condition) ? std::string("inf") : fmt::format("{:.3g}", r.scaled_condition),
                                r.point_note.empty() ? "" : "; " + r.point_note);
         else
             out << "  Jacobian: not checked" << (r.point_note.empty() ? "" : " (" + r.point_note + ")") << "\n";

@@ -42,7 +42,9 @@ struct Regularity {
     bool exact = false;          // rank over the rationals (entries rational at the point)
     bool constant = false;       // the Jacobian does not depend on the point
     std::size_t rank = 0, size = 0;
-    double condition = 0;        // estimate; infinity when singular
+    double condition = 0;        // cond_2 of the Jacobian; infinity when singular
+    double scaled_condition = 0; // cond_2 after row and column equilibration (what the rank rests on)
+    bool conclusive = true;      // false: rank-deficient only at a point that is not consistent (not a finding of singularity)
     std::vector<int> dependent;  // indices into ModeStructure::reduced
     std::vector<std::string> dependencies;  // readable: "equation 2 = 2*(equation 1)"
     bool point_consistent = false;

@@ -228,13 +228,112 @@ TEST(FloatRank, SingularIsInfinite) {
     EXPECT_EQ(float_rank({{0, 0}, {0, 0}}).rank, 0u);
 }
 
-TEST(FloatRank, ToleranceIsRelativeToTheLargestPivot) {
+TEST(FloatRank, ToleranceIsRelativeToTheLargestPivotOfTheEquilibratedMatrix) {
+    // Scale-aware: a diagonal matrix has full rank whatever its scales (the
+    // rule before equilibration called this rank 1, since 1e-11 < 1e-10 * 1).
     std::vector<std::vector<double>> m{{1, 0}, {0, 1e-11}};
-    EXPECT_EQ(float_rank(m).rank, 1u);  // 1e-11 < 1e-10 * 1
-    EXPECT_EQ(float_rank(m).dependent_rows, std::vector<std::size_t>{1});
-    EXPECT_EQ(float_rank(m, 1e-12).rank, 2u);
-    // Scaling the whole matrix does not change the decision.
-    EXPECT_EQ(float_rank({{1e-20, 0}, {0, 1e-31}}).rank, 1u);
+    FloatRank r = float_rank(m);
+    EXPECT_EQ(r.rank, 2u);
+    EXPECT_TRUE(r.dependent_rows.empty());
+    EXPECT_NEAR(r.condition, 1e11, 1e11 * 1e-12);  // the raw matrix
+    EXPECT_LT(r.scaled_condition, 4.0);             // equilibrated by powers of two: near the identity
+    EXPECT_EQ(float_rank({{1e-20, 0}, {0, 1e-31}}).rank, 2u);
+    // The tolerance acts on the equilibrated matrix: [[1, 1], [1, 1 + d]]
+    // has pivots 1 and about d (relative), whatever the scale of either row.
+    for (double scale : {1.0, 1e-12, 1e12}) {
+        std::vector<std::vector<double>> near{{1, 1}, {scale, scale * (1 + 1e-12)}};
+        EXPECT_EQ(float_rank(near).rank, 1u) << "scale " << scale;
+        EXPECT_EQ(float_rank(near, 1e-13).rank, 2u) << "scale " << scale;
+    }
+}
+
+TEST(FloatRank, EntriesAtRoundingLevelOfTheLargestAreZero) {
+    // 0.1 + 0.2 - 0.3 is 5.6e-17, not 0: an entry left by such a cancellation
+    // must not become a pivot of order one after equilibration.
+    double noise = 0.1 + 0.2 - 0.3;
+    ASSERT_NE(noise, 0.0);
+    FloatRank r = float_rank({{1, 2}, {noise, 0}});
+    EXPECT_EQ(r.rank, 1u);
+    EXPECT_EQ(r.dependent_rows, std::vector<std::size_t>{1});
+}
+
+TEST(FloatRank, BadlyScaledFullRankIsFullRank) {
+    // A = D_r B D_c with B = [[2, 1, 0], [1, 3, 1], [0, 1, 4]] (well
+    // conditioned) and scales over 24 orders of magnitude. The raw condition
+    // is far beyond 1e10, so a rule on the raw pivots (|R_kk| > 1e-10 |R_00|)
+    // calls it rank-deficient; its rank is 3.
+    const double dr[] = {1e-6, 1, 1e6}, dc[] = {1e6, 1e-3, 1e-6};
+    const double b[3][3] = {{2, 1, 0}, {1, 3, 1}, {0, 1, 4}};
+    std::vector<std::vector<double>> a(3, std::vector<double>(3));
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) a[i][j] = dr[i] * b[i][j] * dc[j];
+    FloatRank r = float_rank(a);
+    EXPECT_EQ(r.rank, 3u);
+    EXPECT_TRUE(r.dependent_rows.empty());
+    EXPECT_GT(r.condition, 1e10);
+    EXPECT_LT(r.scaled_condition, 10.0);
+}
+
+TEST(FloatRank, RectifierLikeJacobianIsFullRank) {
+    // Unknowns (v, i, s) of one conducting diode (Ron = 1e-5) in series with a
+    // source of 1e5 V scale and a resistor of 1e-3 ohm:
+    //   v - Ron s = 0,  i - s = 0,  1e5 * (v + 1e-3 i) = 0 (a row in other units).
+    const double ron = 1e-5;
+    FloatRank r = float_rank({{1, 0, -ron}, {0, 1, -1}, {1e5, 1e2, 0}});
+    EXPECT_EQ(r.rank, 3u);
+    EXPECT_TRUE(std::isfinite(r.scaled_condition));
+}
+
+TEST(FloatRank, ScaledSingularStaysSingularWithItsDependentRow) {
+    // Row 3 = 3e-7 * row 0 + 2e9 * row 1; row 2 is needed for column 3.
+    // Any of rows 0, 1, 3 may be the one reported; it must be exactly one of
+    // them, and the rows kept must be independent.
+    std::vector<std::vector<double>> m{{1e8, 2e8, 0, 0}, {0, 0, 1e-6, 0}, {0, 0, 0, 1e3}};
+    std::vector<double> dep(4);
+    for (int j = 0; j < 4; ++j) dep[static_cast<std::size_t>(j)] = 3e-7 * m[0][static_cast<std::size_t>(j)] + 2e9 * m[1][static_cast<std::size_t>(j)];
+    m.push_back(dep);
+    FloatRank r = float_rank(m);
+    EXPECT_EQ(r.rank, 3u);
+    ASSERT_EQ(r.dependent_rows.size(), 1u);
+    EXPECT_NE(r.dependent_rows[0], 2u);
+    EXPECT_TRUE(std::isinf(r.condition));
+    EXPECT_TRUE(std::isinf(r.scaled_condition));
+    // A square singular one: the last row a scaled copy of the first.
+    FloatRank sq = float_rank({{1e-9, 3e-9, 0}, {0, 1e4, 2e4}, {7e6, 21e6, 0}});
+    EXPECT_EQ(sq.rank, 2u);
+    ASSERT_EQ(sq.dependent_rows.size(), 1u);
+    EXPECT_TRUE(sq.dependent_rows[0] == 0u || sq.dependent_rows[0] == 2u);
+}
+
+TEST(FloatRank, AgreesWithExactRankOnBadlyScaledPlantedMatrices) {
+    // The planted matrices of AgreesWithExactRankOnPlantedDependencies with
+    // rows and columns scaled by 10^k, k in [-6, 6] (so coefficients of one
+    // row differ by up to 1e14, the limit of the rule): scaling changes
+    // neither the rank nor which row sets are independent.
+    std::mt19937 g(20261203u);
+    int deficient = 0;
+    for (int trial = 0; trial < 300; ++trial) {
+        std::size_t rows = 1 + g() % 8, cols = 1 + g() % 8;
+        std::size_t base = g() % (std::min(rows, cols) + 1);
+        NMatrix m = planted(g, rows, cols, base);
+        ExactRank exact = exact_rank(m);
+        std::vector<double> dr(rows), dc(cols);
+        for (double& x : dr) x = std::pow(10.0, static_cast<double>(small_int(g, -6, 6)));
+        for (double& x : dc) x = std::pow(10.0, static_cast<double>(small_int(g, -6, 6)));
+        std::vector<std::vector<double>> a = to_double(m);
+        for (std::size_t i = 0; i < rows; ++i)
+            for (std::size_t j = 0; j < cols; ++j) a[i][j] *= dr[i] * dc[j];
+        FloatRank fr = float_rank(a);
+        ASSERT_EQ(fr.rank, exact.rank) << "trial " << trial;
+        ASSERT_EQ(fr.dependent_rows.size(), rows - exact.rank);
+        std::set<std::size_t> dep(fr.dependent_rows.begin(), fr.dependent_rows.end());
+        NMatrix kept;
+        for (std::size_t i = 0; i < rows; ++i)
+            if (!dep.count(i)) kept.push_back(m[i]);
+        EXPECT_EQ(exact_rank(kept).rank, fr.rank) << "trial " << trial;
+        if (exact.rank < std::min(rows, cols)) ++deficient;
+    }
+    EXPECT_GT(deficient, 50);
 }
 
 TEST(FloatRank, NonSquare) {

@@ -5,6 +5,7 @@
 // the corpus.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 #include <set>
 
@@ -131,6 +132,54 @@ TEST(Structure, APlusBIsNumericallySingularAndTheRegularVariantIsNot) {
     ASSERT_TRUE(good->state.structure);
     EXPECT_EQ(good->state.structure->modes.at(0).status, ModeStatus::Regular);
     EXPECT_FALSE(good->has("structure-numerically-singular"));
+}
+
+TEST(Structure, AFailedNewtonStartIsNotASingularMode) {
+    // pi*d^2/4 = A from d = 0: the derivative vanishes at the start, Newton
+    // fails there. With A > 0 another start point reaches the solution and
+    // the mode is regular at a consistent point.
+    auto good = FrontEnd::from_file(corpus("good/near_miss/pipe_diameter.mo"), "structure");
+    ASSERT_TRUE(good->state.structure) << good->diagnostics();
+    const Regularity& r = good->state.structure->modes.at(0).regularity;
+    EXPECT_EQ(good->state.structure->modes.at(0).status, ModeStatus::Regular);
+    EXPECT_TRUE(r.point_consistent) << r.point_note;
+    EXPECT_TRUE(r.conclusive);
+    EXPECT_EQ(r.rank, r.size);
+    bool found = false;
+    for (const auto& [sym, value] : r.point)
+        if (sym.get_name() == "d") {
+            found = true;
+            EXPECT_NEAR(std::abs(value), 0.015957691216057, 1e-12);
+        }
+    EXPECT_TRUE(found);
+    EXPECT_FALSE(good->has("structure-numerically-singular"));
+    EXPECT_FALSE(good->has("structure-regularity-inconclusive"));
+    // With A < 0 there is no real solution: rank-deficient at the last point
+    // tried, which is not consistent; not singular, but inconclusive.
+    auto bad = FrontEnd::from_file(corpus("good/near_miss/pipe_area_negative.mo"), "structure");
+    ASSERT_TRUE(bad->state.structure) << bad->diagnostics();
+    const ModeStructure& ms = bad->state.structure->modes.at(0);
+    EXPECT_EQ(ms.status, ModeStatus::Regular);
+    EXPECT_FALSE(ms.regularity.point_consistent);
+    EXPECT_FALSE(ms.regularity.conclusive);
+    EXPECT_LT(ms.regularity.rank, ms.regularity.size);
+    EXPECT_FALSE(bad->has("structure-numerically-singular"));
+    EXPECT_TRUE(bad->has("structure-regularity-inconclusive"));
+}
+
+TEST(Structure, B6RectifierHasNoNumericallySingularMode) {
+    // Issue 17 item 6: Ron = Goff = 1e-5 beside unit coefficients; every one
+    // of the 64 modes has full rank, and equilibration lowers the condition.
+    auto fe = FrontEnd::from_file(corpus("good/b6_rectifier.mo"), "structure");
+    ASSERT_TRUE(fe->state.structure) << fe->diagnostics();
+    ASSERT_EQ(fe->state.structure->modes.size(), 64u);
+    for (std::size_t m = 0; m < 64; ++m) {
+        const ModeStructure& ms = fe->state.structure->modes[m];
+        EXPECT_EQ(ms.status, ModeStatus::Regular) << fe->modes().modes[m].id;
+        EXPECT_EQ(ms.regularity.rank, ms.regularity.size) << fe->modes().modes[m].id;
+        EXPECT_LE(ms.regularity.scaled_condition, ms.regularity.condition) << fe->modes().modes[m].id;
+    }
+    EXPECT_FALSE(fe->has("structure-numerically-singular"));
 }
 
 TEST(Structure, SigmaMethodAgreesWithPantelidesOnEveryCorpusMode) {
