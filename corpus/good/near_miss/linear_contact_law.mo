@@ -3,10 +3,11 @@
 // f = 3*lambda. A constant factor does not change an order, so the impact is
 // impulsive with f and lambda of integer order 1, and the restart is regular:
 // v+ = 0, x+ = x-. Its array has no power of an impulsive variable, so the
-// offsets are solved over the integers only.
+// offsets are solved over the integers only. lambda = f/3 is resolved as a
+// constant multiple of f (mode_change/normalize), so f carries the order.
 // status: good
 // stage: simulation
-// expect: restart-impulsive at 27:3 "f of order 1, lambda of order 1"
+// expect: restart-impulsive at 28:3 "der(v) of order 1, f of order 1"
 model LinearContactLaw "A mass hitting a stop through a linear force law"
   parameter Real m = 1 "mass (kg)";
   parameter Real g = 9.81 "gravity (m/s2)";
