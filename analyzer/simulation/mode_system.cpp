@@ -675,24 +675,33 @@ bool ModeSystem::solve_leading_from_guess(double t, const double* x, double* y) 
     return true;
 }
 
+namespace {
+
+// The truth of an assert's leaf that is not a relation, in a mode whose
+// mode variables have these values: initial() is false and sample() true
+// while the mode runs.
+Truth assert_leaf(const Condition& c, const std::map<int, std::int64_t>& mode_variables) {
+    switch (c.kind) {
+        case Condition::Kind::Initial: return Truth::False;
+        case Condition::Kind::Sample: return Truth::True;
+        case Condition::Kind::Variable: {
+            auto it = mode_variables.find(c.variable);
+            return truth_of(it != mode_variables.end() && it->second != 0);
+        }
+        default: return Truth::Unknown;  // not a leaf
+    }
+}
+
+}  // namespace
+
 Truth ModeSystem::assert_truth_over(std::size_t k, const FastInterval* margins) const {
     const AssertCheck& a = asserts_.at(k);
     std::size_t next = 0;
     const double equal = relation_tolerance(1.0);  // margins are differences: scale 1
     return condition_truth(*a.condition, [&](const Condition& c) {
-        switch (c.kind) {
-            case Condition::Kind::Initial: return Truth::False;
-            case Condition::Kind::Sample: return Truth::True;
-            case Condition::Kind::Variable: {
-                auto it = mode_variable_values_.find(c.variable);
-                return truth_of(it != mode_variable_values_.end() && it->second != 0);
-            }
-            case Condition::Kind::Relation: {
-                const FastInterval& d = margins[next++];
-                return relation_truth(c.op, d.lower(), d.upper(), equal);
-            }
-            default: return Truth::Unknown;
-        }
+        if (c.kind != Condition::Kind::Relation) return assert_leaf(c, mode_variable_values_);
+        const FastInterval& d = margins[next++];
+        return relation_truth(c.op, d.lower(), d.upper(), equal);
     });
 }
 
@@ -702,21 +711,11 @@ bool ModeSystem::assert_holds_for(std::size_t k, const double* margins, double* 
     double first_failing = std::nan("");
     const double equal = relation_tolerance(1.0);
     const bool holds = condition_truth(*a.condition, [&](const Condition& c) {
-                           switch (c.kind) {
-                               case Condition::Kind::Initial: return Truth::False;
-                               case Condition::Kind::Sample: return Truth::True;
-                               case Condition::Kind::Variable: {
-                                   auto it = mode_variable_values_.find(c.variable);
-                                   return truth_of(it != mode_variable_values_.end() && it->second != 0);
-                               }
-                               case Condition::Kind::Relation: {
-                                   const double d = margins[next++];
-                                   const bool h = relation_holds(c.op, d, equal);
-                                   if (!h && std::isnan(first_failing)) first_failing = relation_margin(c.op, d);
-                                   return truth_of(h);
-                               }
-                               default: return Truth::True;
-                           }
+                           if (c.kind != Condition::Kind::Relation) return assert_leaf(c, mode_variable_values_);
+                           const double d = margins[next++];
+                           const bool h = relation_holds(c.op, d, equal);
+                           if (!h && std::isnan(first_failing)) first_failing = relation_margin(c.op, d);
+                           return truth_of(h);
                        }) == Truth::True;
     if (margin) {
         const double first = a.relations.empty() ? 0.0 : relation_margin(a.relations[0]->op, margins[0]);
