@@ -195,21 +195,26 @@ void Builder::run(int K) {
     for (const WhenAction& t : in_.transition->restart_constraints) {
         GiNaC::exmap m;
         GiNaC::ex r = t.lhs - t.rhs;
-        auto place = [&](int v, int order, int instant) -> ArrayVariable {
+        // A velocity alias v = ±der(x) that normalize_first_order eliminated
+        // is named through x (negated where written so).
+        auto place = [&](int v, int order, int instant) -> ex {
             if (in_.velocity_of)
-                if (auto it = in_.velocity_of->find(v); it != in_.velocity_of->end()) return {it->second, order + 1, instant};
-            return {v, order, instant};
+                if (auto it = in_.velocity_of->find(v); it != in_.velocity_of->end()) {
+                    const bool negated = in_.negated_velocity && in_.negated_velocity->count(v);
+                    return (negated ? -1 : 1) * sym({it->second, order + 1, instant});
+                }
+            return sym({v, order, instant});
         };
         for (GiNaC::const_preorder_iterator it = r.preorder_begin(); it != r.preorder_end(); ++it) {
             if (!GiNaC::is_a<GiNaC::symbol>(*it)) continue;
             auto mm = flat_.symbols.meaning(GiNaC::ex_to<GiNaC::symbol>(*it));
             if (!mm) continue;
             using R = SymbolTable::Meaning::Role;
-            if (mm->role == R::Pre) m[*it] = sym(place(mm->index, 0, 0));
+            if (mm->role == R::Pre) m[*it] = place(mm->index, 0, 0);
             else if (mm->role == R::Variable && (unknown_col_.count(mm->index) || (in_.velocity_of && in_.velocity_of->count(mm->index))))
-                m[*it] = sym(place(mm->index, 0, K));
+                m[*it] = place(mm->index, 0, K);
             else if (mm->role == R::Derivative && unknown_col_.count(mm->index))
-                m[*it] = sym(place(mm->index, mm->order, K));
+                m[*it] = place(mm->index, mm->order, K);
         }
         ArrayEquation eq;
         eq.kind = ArrayEquation::Kind::Model;

@@ -98,6 +98,8 @@ struct ArrayInput {
     // Variables eliminated by normalize_first_order (v = der(x)); restart
     // constraints still name them.
     const std::map<int, int>* velocity_of = nullptr;
+    // Those of them with v = -der(x); null: none.
+    const std::set<int>* negated_velocity = nullptr;
     // The canonical formulation's substitution (normalize.h), applied to
     // the guards; null: none.
     const GiNaC::exmap* substitution = nullptr;

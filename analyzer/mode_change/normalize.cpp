@@ -9,9 +9,15 @@ namespace modeaudit {
 
 namespace {
 
-// residual = c*(der(x) - v) with x, v continuous unknowns and c a non-zero
-// number (an equation scaled by a constant is the same alias): returns (v, x).
-std::optional<std::pair<int, int>> velocity_alias(const FlatModel& flat, const GiNaC::ex& residual,
+struct VelocityAlias {
+    int v, x;
+    bool negated;  // v = -der(x)
+};
+
+// residual = c*(der(x) - v) or c*(der(x) + v) with x, v continuous unknowns
+// and c a non-zero number (an equation scaled by a constant, or a velocity
+// written negated, is the same alias): returns (v, x, negated).
+std::optional<VelocityAlias> velocity_alias(const FlatModel& flat, const GiNaC::ex& residual,
                                                   const std::vector<int>& unknowns) {
     GiNaC::ex r = checked_expand(residual);
     if (!GiNaC::is_a<GiNaC::add>(r) || r.nops() != 2) return std::nullopt;
@@ -28,10 +34,21 @@ std::optional<std::pair<int, int>> velocity_alias(const FlatModel& flat, const G
         else if (m->role == SymbolTable::Meaning::Role::Variable)
             var = m->index, c_var = GiNaC::ex_to<GiNaC::numeric>(c);
     }
-    if (der_of < 0 || var < 0 || der_of == var || !(c_der + c_var).is_zero()) return std::nullopt;
+    if (der_of < 0 || var < 0 || der_of == var) return std::nullopt;
+    const bool negated = (c_der - c_var).is_zero();
+    if (!negated && !(c_der + c_var).is_zero()) return std::nullopt;
     auto known = [&](int v) { return std::find(unknowns.begin(), unknowns.end(), v) != unknowns.end(); };
     if (!known(der_of) || !known(var)) return std::nullopt;
-    return std::make_pair(var, der_of);
+    return VelocityAlias{var, der_of, negated};
+}
+
+// v -> ±der(x) and der(v, k) -> ±der(x, k+1).
+GiNaC::exmap velocity_substitution(const FlatModel& flat, const VelocityAlias& a) {
+    const int sign = a.negated ? -1 : 1;
+    GiNaC::exmap map{{flat.symbols.variable(a.v), sign * flat.symbols.derivative(a.x, 1)}};
+    for (int k = 1; k <= flat.symbols.highest_derivative(a.v); ++k)
+        map[flat.symbols.derivative(a.v, k)] = sign * flat.symbols.derivative(a.x, k + 1);
+    return map;
 }
 
 Mode apply(const Mode& m, const GiNaC::exmap& map, const std::set<int>& drop_equations,
@@ -71,6 +88,41 @@ std::map<int, int> derivative_orders(const FlatModel& flat, const std::vector<co
                 if (mm->role == R::Derivative) order[mm->index] = std::max(order[mm->index], mm->order);
             }
     return order;
+}
+
+// The velocity aliases common to the modes (the next mode's equations that
+// hold alike in the previous and the transient mode), with their equation.
+// Only an alias whose x is not itself the v of another is kept: with
+// der(x) = v and der(v) = f (a unit mass) both are aliases, and eliminating
+// f as der(v) and then v as der(x) would leave f's value naming the
+// eliminated v; v's own alias is the velocity, whatever the equation order.
+std::vector<std::pair<int, VelocityAlias>> common_velocity_aliases(const FlatModel& flat, const Mode& previous,
+                                                                   const Mode& next, const Mode* transient) {
+    std::vector<std::pair<int, VelocityAlias>> all;
+    std::set<int> velocities;
+    for (const ModeEquation& e : next.equations) {
+        if (!holds_in(previous, e.equation, e.residual)) continue;
+        if (transient && !holds_in(*transient, e.equation, e.residual)) continue;
+        if (auto alias = velocity_alias(flat, e.residual, next.unknowns)) {
+            all.emplace_back(e.equation, *alias);
+            velocities.insert(alias->v);
+        }
+    }
+    // A negated alias only where v is itself differentiated (a velocity,
+    // m*der(v) = f): with J = 1, J*der(w) = -tau reads tau = -der(w), and
+    // eliminating the torque would hide its impulse.
+    std::vector<const Mode*> modes{&previous, &next};
+    if (transient) modes.push_back(transient);
+    const std::map<int, int> orders = derivative_orders(flat, modes);
+    auto differentiated = [&](int v) {
+        auto it = orders.find(v);
+        return it != orders.end() && it->second > 0;
+    };
+    std::vector<std::pair<int, VelocityAlias>> out;
+    for (const auto& entry : all)
+        if (!velocities.count(entry.second.x) && (!entry.second.negated || differentiated(entry.second.v)))
+            out.push_back(entry);
+    return out;
 }
 
 // A linear definition: residual = a*u + sum_k b_k*w_k + c with numeric a,
@@ -124,18 +176,14 @@ NormalizedTransition normalize_first_order(const FlatModel& flat, const Mode& pr
     // 1. Velocity aliases.
     GiNaC::exmap map;
     std::set<int> drop, dropped_unknowns;
-    for (const ModeEquation& e : next.equations) {
-        if (!holds_in(previous, e.equation, e.residual)) continue;
-        if (transient && !holds_in(*transient, e.equation, e.residual)) continue;
-        auto alias = velocity_alias(flat, e.residual, next.unknowns);
-        if (!alias || n.velocity_of.count(alias->first) || n.velocity_of.count(alias->second)) continue;
-        auto [v, x] = *alias;
+    for (const auto& [equation, alias] : common_velocity_aliases(flat, previous, next, transient)) {
+        if (n.velocity_of.count(alias.v) || n.velocity_of.count(alias.x)) continue;
+        const auto [v, x, negated] = alias;
         n.velocity_of[v] = x;
-        drop.insert(e.equation);
+        if (negated) n.negated_velocity.insert(v);
+        drop.insert(equation);
         dropped_unknowns.insert(v);
-        map[flat.symbols.variable(v)] = flat.symbols.derivative(x, 1);
-        for (int k = 1; k <= flat.symbols.highest_derivative(v); ++k)
-            map[flat.symbols.derivative(v, k)] = flat.symbols.derivative(x, k + 1);
+        for (const auto& [from, to] : velocity_substitution(flat, alias)) map[from] = to;
         // pre(v) is left alone: it is the left limit of der(x), which the
         // array maps itself (ArrayInput::velocity_of).
     }
@@ -222,16 +270,11 @@ NormalizedTransition normalize_first_order(const FlatModel& flat, const Mode& pr
     // (a velocity routed through a node), the alias of the direct writing.
     for (bool found = true; found;) {
         found = false;
-        for (const ModeEquation& e : nx.equations) {
-            if (!holds_in(p, e.equation, e.residual)) continue;
-            if (transient && !holds_in(c, e.equation, e.residual)) continue;
-            auto alias = velocity_alias(flat, e.residual, nx.unknowns);
-            if (!alias || n.velocity_of.count(alias->first)) continue;
-            auto [v, x] = *alias;
-            GiNaC::exmap one{{flat.symbols.variable(v), flat.symbols.derivative(x, 1)}};
-            for (int k = 1; k <= flat.symbols.highest_derivative(v); ++k)
-                one[flat.symbols.derivative(v, k)] = flat.symbols.derivative(x, k + 1);
-            std::set<int> eq{e.equation}, var{v};
+        for (const auto& [equation, alias] : common_velocity_aliases(flat, p, nx, transient ? &c : nullptr)) {
+            if (n.velocity_of.count(alias.v)) continue;
+            const auto [v, x, negated] = alias;
+            GiNaC::exmap one = velocity_substitution(flat, alias);
+            std::set<int> eq{equation}, var{v};
             p = apply(p, one, eq, var);
             nx = apply(nx, one, eq, var);
             if (transient) c = apply(c, one, eq, var);
@@ -239,6 +282,7 @@ NormalizedTransition normalize_first_order(const FlatModel& flat, const Mode& pr
             for (auto& [from, to] : n.substitution) to = checked_expand(to.subs(one, kExactSubs));
             for (const auto& [from, to] : one) n.substitution[from] = to;
             n.velocity_of[v] = x;
+            if (negated) n.negated_velocity.insert(v);
             found = true;
             break;
         }
@@ -276,6 +320,7 @@ ArrayInput array_input(const FlatModel& flat, const NormalizedTransition& n, con
     in.next_structure = &n.next_structure;
     in.transition = &t;
     in.velocity_of = &n.velocity_of;
+    in.negated_velocity = &n.negated_velocity;
     in.substitution = &n.substitution;
     in.resolved_states = &n.resolved_states;
     if (n.has_transient) {

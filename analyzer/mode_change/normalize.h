@@ -35,6 +35,7 @@
 #pragma once
 
 #include <map>
+#include <set>
 #include <utility>
 #include <vector>
 
@@ -49,6 +50,8 @@ struct NormalizedTransition {
     Mode previous, next;
     ModeStructure previous_structure, next_structure;
     std::map<int, int> velocity_of;  // eliminated variable v -> x with v = der(x)
+    // Those of them written negated: v = -der(x) (der(x) = -v).
+    std::set<int> negated_velocity;
     // Algebraic variables resolved by a common equation: u -> its value in
     // the variables left (velocity aliases already substituted), in the
     // order they were resolved.

@@ -88,7 +88,7 @@ struct Transition {
     SourceRange range;
     // A combined transition (several transitions of `from` that fire at one
     // instant, taken as one for their joint target; built by the
-    // modes stage for guards that coincide identically, modes/simultaneous.h,
+    // modes stage for guards that coincide (guards_coincide), modes/simultaneous.h,
     // and the simulation's derived restart, simulation/combined_restart.h): the
     // guards of the others. Their root facts hold as well as this one's.
     // Empty for a single transition.

@@ -3,13 +3,47 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+#include <optional>
 #include <set>
 
 #include "common/internal_error.h"
+#include "flatten/condition_semantics.h"
 #include "flatten/expression_builder.h"
 #include "flatten/expression_limits.h"
 
 namespace modeaudit {
+
+namespace {
+
+// The instant a time guard a*time + b (a, b numbers, a != 0) fires, with the
+// sign of a (the direction it crosses zero in); nothing for other guards.
+std::optional<std::pair<double, int>> time_root(const GiNaC::ex& g, const GiNaC::symbol& time) {
+    if (!g.is_polynomial(time) || g.degree(time) != 1) return std::nullopt;
+    const GiNaC::ex a = g.coeff(time, 1), b = g.coeff(time, 0);
+    if (!GiNaC::is_a<GiNaC::numeric>(a) || !GiNaC::is_a<GiNaC::numeric>(b) || a.is_zero()) return std::nullopt;
+    const double an = GiNaC::ex_to<GiNaC::numeric>(a).to_double(), bn = GiNaC::ex_to<GiNaC::numeric>(b).to_double();
+    return std::make_pair(-bn / an, an > 0 ? 1 : -1);
+}
+
+}  // namespace
+
+bool guards_coincide(const GiNaC::ex& a, const GiNaC::ex& b, const GiNaC::symbol& time) {
+    const GiNaC::ex d = checked_expand(a - b);
+    if (d.is_zero()) return true;
+    // A positive constant multiple: the same surface, crossed the same way.
+    if (GiNaC::is_a<GiNaC::numeric>(a) || GiNaC::is_a<GiNaC::numeric>(b)) return false;
+    const GiNaC::ex q = GiNaC::normal(a / b);
+    if (GiNaC::is_a<GiNaC::numeric>(q) && GiNaC::ex_to<GiNaC::numeric>(q).is_real() &&
+        GiNaC::ex_to<GiNaC::numeric>(q).is_positive())
+        return true;
+    // Time events whose instants agree within event location's tolerance
+    // (simulation.h: boundary_tolerance, condition_semantics.h): the run
+    // meets them as one event.
+    const auto ra = time_root(checked_expand(a), time), rb = time_root(checked_expand(b), time);
+    if (!ra || !rb || ra->second != rb->second) return false;
+    return std::abs(ra->first - rb->first) <= relation_tolerance(std::max(std::abs(ra->first), std::abs(rb->first)));
+}
 
 int combined_target(const ModeSet& modes, int from, const std::vector<const Transition*>& fired, std::string& why) {
     if (fired.size() == 1) return fired[0]->to;
@@ -87,7 +121,7 @@ void add_coinciding_transitions(const FlatModel& flat, ModeSet& modes, std::vect
             // One clause's triggers are one event already, and so are a
             // clause and its elsewhen branches (one fires, by priority).
             if (ta.when_clause >= 0 && ta.when_clause == tb.when_clause) continue;
-            if (!checked_expand(valued[a] - valued[b]).is_zero()) continue;
+            if (!guards_coincide(valued[a], valued[b], flat.symbols.time())) continue;
             group.push_back(static_cast<int>(b));
         }
         if (group.size() < 2) continue;

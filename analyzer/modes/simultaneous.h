@@ -32,10 +32,18 @@ int combined_target(const ModeSet& modes, int from, const std::vector<const Tran
 // indices in Transition::parts.
 Transition combine_transitions(const ModeSet& modes, const std::vector<int>& fired, int target);
 
+// Whether guards `a` and `b` (parameters replaced by their values) fire
+// together wherever they fire: their difference expands to zero, or one is a
+// positive constant multiple of the other (one surface, crossed the same
+// way), or both are time events a*time + b crossing the same way at
+// instants within event location's tolerance (1e-10 relative,
+// condition_semantics.h): `time - T1` and `time - T2` with T1 = 0.3 - 0.2 and
+// T2 = 0.1 are one event at run time, so they are one statically too.
+bool guards_coincide(const GiNaC::ex& a, const GiNaC::ex& b, const GiNaC::symbol& time);
+
 // Appends to modes.transitions the combined transition of every group of
-// two or more transitions of one mode whose guards coincide identically
-// (neither compound nor sampled; the difference of the guards, parameters
-// replaced by their values, expands to zero), when the group's combined
+// two or more transitions of one mode whose guards coincide (neither
+// compound nor sampled; guards_coincide), when the group's combined
 // target exists and differs from each member's own target. Groups whose
 // target cannot be formed are listed in `skipped` with the reason.
 void add_coinciding_transitions(const FlatModel& flat, ModeSet& modes, std::vector<std::string>& skipped);

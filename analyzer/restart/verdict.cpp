@@ -34,11 +34,14 @@ std::string display_name(const TransitionRestart& r, const std::string& symbol) 
 namespace {
 
 // Renames derivative names of first-order aliases: with vx = der(x),
-// "der(x)" reads "vx" and "der(x,m)" reads "der(vx)" / "der(vx,m-1)".
+// "der(x)" reads "vx" and "der(x,m)" reads "der(vx)" / "der(vx,m-1)". An
+// alias written negated (w = -der(x)) keeps the name der(x): "w" would
+// read with the wrong sign.
 class Renamer {
 public:
-    Renamer(const FlatModel& flat, const std::map<int, int>& velocity_of) {
-        for (const auto& [v, x] : velocity_of) {
+    Renamer(const FlatModel& flat, const NormalizedTransition& n) {
+        for (const auto& [v, x] : n.velocity_of) {
+            if (n.negated_velocity.count(v)) continue;
             const std::string& xn = flat.variables[static_cast<std::size_t>(x)].name;
             const std::string& vn = flat.variables[static_cast<std::size_t>(v)].name;
             for (int m = std::max(2, flat.symbols.highest_derivative(x)); m >= 2; --m)
@@ -153,7 +156,7 @@ public:
         if (static_continuous(st, t, out)) return out;
         const auto& rts = *rs_;
         const Route& direct = st.routes[0];
-        Renamer rename(flat_, direct.normalized.velocity_of);
+        Renamer rename(flat_, direct.normalized);
         if (auto g = good_solution(flat_, st, direct, rts[0])) {
             if (position_jump(st, direct, rts[0], *g, t, out)) return out;
             fill(out, st, 0, *g);
@@ -197,7 +200,7 @@ public:
 private:
     void fill(TransitionRestart& out, const TransitionStudy& st, int route_index, Good& g) {
         const Route& route = st.routes[static_cast<std::size_t>(route_index)];
-        Renamer rename(flat_, route.normalized.velocity_of);
+        Renamer rename(flat_, route.normalized);
         out.route = route_index;
         out.route_text = route.describe(modes_);
         out.height = route.arrays[static_cast<std::size_t>(g.height_index)].height;
@@ -235,7 +238,7 @@ private:
                 if (prev.unknowns[j] == v) return ps.sigma.d[j];
             return 0;
         };
-        Renamer rename(flat_, route.normalized.velocity_of);
+        Renamer rename(flat_, route.normalized);
         std::set<std::string> moved;
         for (std::size_t j = 0; j < a.variables.size(); ++j) {
             const ArrayVariable& v = a.variables[j];
@@ -274,7 +277,7 @@ private:
     // entail it (mode_change/entailment.h): a contact that persists, or a
     // lock whose guard is its constraint, is never claimed violated.
     std::vector<std::string> unmet_conditions(const Route& route, const Transition& t) {
-        Renamer rename(flat_, route.normalized.velocity_of);
+        Renamer rename(flat_, route.normalized);
         ArrayInput in = array_input(flat_, route.normalized, t);
         std::map<std::string, GiNaC::symbol> pool;
         std::vector<std::string> out;
@@ -286,7 +289,7 @@ private:
 
     void carried_conditions(TransitionRestart& out, const Route& route, const Transition& t) {
         std::vector<std::string> carried;
-        Renamer rename(flat_, route.normalized.velocity_of);
+        Renamer rename(flat_, route.normalized);
         for (const GiNaC::symbol& s : route.normalized.previous_structure.states) carried.push_back(rename(s.get_name()));
         out.standard_tool.action =
             carried.empty() ? "has no state to carry over"
@@ -366,7 +369,7 @@ private:
         out.route = 0;
         out.route_text = direct.describe(modes_) + " (consistency shown symbolically)";
         out.height = 0;
-        Renamer rename(flat_, direct.normalized.velocity_of);
+        Renamer rename(flat_, direct.normalized);
         for (const GiNaC::symbol& s : ns.states)
             if (inherited.count(s.get_name())) {
                 std::string n = rename(s.get_name());
@@ -429,7 +432,7 @@ private:
         const Route& direct = st.routes[0];
         out.route = 0;
         out.route_text = direct.describe(modes_);
-        Renamer rename(flat_, direct.normalized.velocity_of);
+        Renamer rename(flat_, direct.normalized);
         std::map<std::string, GiNaC::symbol> pool;
         GiNaC::exmap to_pre, reset;
         const Mode& n = modes_.modes[static_cast<std::size_t>(t.to)];

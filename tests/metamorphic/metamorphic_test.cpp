@@ -37,13 +37,10 @@ constexpr int kCombinations = 2;  // per model, beside each transformation once
 // and run, its differences are counted but are not failures. Each entry is
 // one exact variant (the variants are deterministic); nothing else is
 // loosened.
-const std::string kNegatedVelocity =
-    "mode_change/normalize: a velocity written negated (der(x3) = -w with w = -v3 the alias the flattener "
-    "keeps) is not a velocity alias (only der(x) = v up to a common factor is): the Euler closure of w is "
-    "left unmatched and the restart is reported undetermined";
-const std::map<std::pair<std::string, std::string>, std::string> kKnownDefects = {
-    {{"good/three_bodies_second_contact.mo", "switch+alias+node"}, kNegatedVelocity},
-};
+// (None left: the negated velocity alias of three_bodies_second_contact,
+// variant switch+alias+node, is one since mode_change/normalize.cpp reads
+// der(x) = -w as w = -der(x).)
+const std::map<std::pair<std::string, std::string>, std::string> kKnownDefects = {};
 
 std::uint64_t fnv1a(const std::string& s) {
     std::uint64_t h = 1469598103934665603ULL;

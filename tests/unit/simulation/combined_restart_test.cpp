@@ -8,8 +8,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fstream>
+#include <iterator>
 
 #include "mode_change/mode_change_array.h"
+#include "modes/simultaneous.h"
 #include "simulation/combined_restart.h"
 #include "simulation/derived_restart.h"
 #include "support/front_end.h"
@@ -147,6 +150,40 @@ TEST(CombinedRestart, CoincidingTimeEventsAreStudiedStaticallyAsOneTransition) {
     // Guards on different instants are not combined.
     auto balls = run("two_balls_plastic_same_instant.mo", "structure");
     for (const Transition& t : balls->modes().transitions) EXPECT_TRUE(t.parts.empty()) << t.guard_text;
+}
+
+TEST(CombinedRestart, GuardsCoincideOnOneSurfaceOrWithinEventTolerance) {
+    const GiNaC::symbol t("time"), x("x");
+    const double a = 0.3 - 0.2;  // 0.09999999999999998
+    EXPECT_TRUE(guards_coincide(t - 0.1, t - 0.1, t));
+    EXPECT_TRUE(guards_coincide(t - a, t - 0.1, t));                  // instants within 1e-10 relative
+    EXPECT_TRUE(guards_coincide(2 * t - 0.2, t - 0.1, t));            // the same instant, scaled
+    EXPECT_FALSE(guards_coincide(t - 0.1, t - 0.1000001, t));         // a microsecond apart: two events
+    EXPECT_FALSE(guards_coincide(0.1 - t, t - 0.1, t));               // crossed the other way
+    EXPECT_TRUE(guards_coincide(2 * x - 2, x - 1, t));                // one surface, the same direction
+    EXPECT_FALSE(guards_coincide(1 - x, x - 1, t));
+    EXPECT_FALSE(guards_coincide(x - 1, x - 1 - 1e-12, t));           // a state surface is not given a tolerance
+}
+
+TEST(CombinedRestart, TimeEventsThatCoincideNumericallyAreCombinedStatically) {
+    // T1 = 0.333333333333333 (a third as typed) and T2 = 1/3 differ by
+    // 3e-16, far below event location's tolerance: the run meets them as
+    // one event, and the modes stage now combines them too (before, only
+    // guards equal symbolically were).
+    std::ifstream in(std::string(MODEAUDIT_SOURCE_DIR) + "/corpus/good/two_clutches_same_instant.mo");
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    auto swap = [&](const std::string& from, const std::string& to) {
+        const std::size_t p = text.find(from);
+        ASSERT_NE(p, std::string::npos) << from;
+        text.replace(p, from.size(), to);
+    };
+    swap("  when time >= 0.1 then\n    engaged1", "  when time >= T1 then\n    engaged1");
+    swap("  when time >= 0.1 then\n    engaged2", "  when time >= T2 then\n    engaged2");
+    swap("  parameter Real J1", "  parameter Real T1 = 0.333333333333333, T2 = 1/3;\n  parameter Real J1");
+    testing::FrontEnd fe(text, "structure");
+    std::size_t combined = 0;
+    for (const Transition& t : fe.modes().transitions) combined += t.parts.empty() ? 0 : 1;
+    EXPECT_EQ(combined, 1u) << fe.diagnostics();
 }
 
 TEST(CombinedRestart, BothRootFactsAreNeededForTheLandingsRestart) {
