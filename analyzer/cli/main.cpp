@@ -86,7 +86,14 @@ int dispatch(int argc, char** argv) {
     CheckArgs check;
     auto* c = app.add_subcommand("check", "static audit: flatten, each mode's structure, each "
                                           "transition's restart, conservation and admissibility");
-    c->add_option("MODEL", check.model_file, "model file (.mo), or - for standard input")->required();
+    c->add_option("MODEL", check.models,
+                  "model files (.mo), folders (every .mo under them), or - for standard input");
+    c->add_option("--files-from", check.files_from,
+                  "also check the models listed in FILE, one path per line (- reads standard input)");
+    c->add_option("--source-root", check.source_root,
+                  "SARIF: file URIs relative to DIR, with uriBaseId %SRCROOT% (default: the current directory)");
+    c->add_option("--sarif-category", check.sarif_category,
+                  "SARIF: the run's category (automationDetails.id NAME/; default modeaudit)");
     c->add_option("--model", check.model_name, "the class to audit (default: the last top-level model)");
     c->add_option("--format", check.format, "output format: text, json or sarif")
         ->check(CLI::IsMember({"text", "json", "sarif"}));
