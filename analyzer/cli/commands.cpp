@@ -8,6 +8,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <optional>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -807,20 +809,63 @@ int run_report(const ReportArgs& args) {
 }
 
 int run_regress(const RegressArgs& args) {
-    if (!std::filesystem::is_directory(args.corpus_dir)) {
-        print_error(fmt::format("'{}' is not a directory; give the corpus folder", args.corpus_dir));
-        return kCannotRun;
-    }
     if (args.jobs < 1) {
         print_error("-j takes a positive number of jobs");
         return kCannotRun;
     }
+    ModelSelectionRequest request;
+    request.inputs = args.inputs;
+    request.files_from = args.files_from;
+    request.allow_stdin_model = false;  // a corpus model's expectations are in its file
+    for (const std::string& in : args.inputs) {
+        std::error_code ec;
+        if (in != "-" && !std::filesystem::exists(in, ec)) {
+            print_error(fmt::format("'{}' does not exist; give corpus folders or model files", in));
+            return kCannotRun;
+        }
+    }
+    ModelSelection selection = select_models(request, std::cin);
+    if (!selection.error.empty()) {
+        print_error(selection.error);
+        return kCannotRun;
+    }
+
+    // The shard: --shard K/N, else the CI's parallel-job variables.
+    std::string shard_text = args.shard, shard_from = "--shard";
+    const char* ci_index = std::getenv("CI_NODE_INDEX");
+    const char* ci_total = std::getenv("CI_NODE_TOTAL");
+    if (shard_text.empty() && ci_index && ci_total && *ci_index && *ci_total) {
+        shard_text = fmt::format("{}/{}", ci_index, ci_total);
+        shard_from = "CI_NODE_INDEX/CI_NODE_TOTAL";
+    }
+    std::vector<SelectedModel> models = selection.models;
     RegressOptions options;
+    if (!shard_text.empty()) {
+        std::string error;
+        std::optional<Shard> shard = parse_shard(shard_text, error);
+        if (!shard) {
+            print_error(fmt::format("{} (from {})", error, shard_from));
+            return kCannotRun;
+        }
+        models = shard_of(selection.models, *shard);
+        if (models.empty()) {
+            print_error(fmt::format("shard {}/{} selects no model: {} models over {} shards", shard->index,
+                                    shard->total, selection.models.size(), shard->total));
+            return kCannotRun;
+        }
+        options.run_name = fmt::format("modeaudit regress, shard {}/{}", shard->index, shard->total);
+        std::cout << fmt::format("shard {}/{} (from {}): {} of {} models\n", shard->index, shard->total, shard_from,
+                                 models.size(), selection.models.size());
+    }
+    if (args.list_only) {
+        for (const SelectedModel& m : models) std::cout << m.path << "\n";
+        return kClean;
+    }
     options.jobs = args.jobs;
     options.timeout_seconds = args.timeout_seconds;
     options.junit_path = args.junit;
     options.progress = true;
-    RegressSummary summary = regress_corpus(args.corpus_dir, options, std::cout);
+    RegressSummary summary = regress_models(models, options, std::cout);
     if (summary.setup_error) {
         print_error(summary.setup_message);
         return kCannotRun;

@@ -66,7 +66,10 @@ struct ReportArgs {
 int run_report(const ReportArgs& args);
 
 struct RegressArgs {
-    std::string corpus_dir;
+    std::vector<std::string> inputs;  // corpus folders and model files
+    std::string files_from;           // --files-from FILE ("-": stdin)
+    std::string shard;                // --shard K/N; empty: CI_NODE_INDEX/CI_NODE_TOTAL when both are set
+    bool list_only = false;           // --list: print the selected models, run none
     std::string junit;
     int jobs = 1;
     double timeout_seconds = 120;
