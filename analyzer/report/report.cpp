@@ -736,7 +736,7 @@ std::string transitions_section(const ReportInput& in) {
         out += fmt::format("{} the simulation did not take, with a restart that needs no review (their "
                            "restart systems and mode-change arrays are in the JSON document):\n\n",
                            plural(quiet.size(), "transition", "transitions")) +
-               md::table({"#", "From", "To", "Guard", "Verdict", "Conserved"}, quiet, {3, 24, 24, 24, 10, 14}) + "\n";
+               md::table({"#", "From", "To", "Guard", "Verdict", "Conserved"}, quiet, {3, 27, 27, 12, 10, 21}) + "\n";
     std::size_t k = 0;
     for (const Json& t : trs) {
         if (in_table[k++]) continue;
