@@ -8,6 +8,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <optional>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -16,12 +18,15 @@
 
 #include "common/files.h"
 #include "common/json_output.h"
+#include "common/model_selection.h"
+#include "common/sarif.h"
+#include "common/text_sanitize.h"
 #include "common/rules.h"
 #include "common/version.h"
 #include "pipeline/pipeline.h"
 #include "regress/runner.h"
 #include "report/report.h"
-#include "report/sha256.h"
+#include "common/sha256.h"
 
 namespace modeaudit::cli {
 
@@ -379,7 +384,9 @@ std::string render_json(const PipelineState& state, const PipelineResult& result
     if (!result.not_implemented.empty()) j["not_implemented"] = result.not_implemented;
     std::vector<std::string> unbuilt = unbuilt_check_stages();
     if (!unbuilt.empty()) j["not_checked"] = unbuilt;
-    return j.dump(2) + "\n";
+    // A path given on the command line may hold bytes that are not UTF-8:
+    // they become U+FFFD instead of an exception.
+    return j.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
 }
 
 int exit_code_for(const PipelineState& state, const PipelineResult& result, bool complete_request) {
@@ -425,32 +432,150 @@ int run_check(const CheckArgs& args) {
         }
     }
 
-    PipelineState state;
-    if (!load_model(state, args.model_file)) return kCannotRun;
-    RunOptions options;
-    options.flatten.model_name = args.model_name;
-    options.progress = !args.no_progress;
-    options.modes.progress = options.progress;
-    options.modes.max_modes = args.max_modes;
-    options.structure.max_index = args.max_index;
-    apply_limits(options, args.limits);
-    std::string_view until = dump_stage ? dump_stage->name : check_until();
-    PipelineResult result = run_pipeline(state, options, until);
+    ModelSelectionRequest request;
+    request.inputs = args.models;
+    request.files_from = args.files_from;
+    ModelSelection selection = select_models(request, std::cin);
+    if (!selection.error.empty()) {
+        print_error(selection.error);
+        return kCannotRun;
+    }
+    if (dump_stage && selection.models.size() > 1) {
+        print_error(fmt::format("--dump-after prints one model's stage; {} models are selected",
+                                selection.models.size()));
+        return kCannotRun;
+    }
+    // One file named alone keeps the one-model JSON document of the
+    // contract; a folder, a list or several files give the document of many.
+    std::error_code ec;
+    const bool many = !(args.models.size() == 1 && args.files_from.empty() &&
+                        !std::filesystem::is_directory(args.models.front(), ec));
+
+    // What each model leaves for the output: its sources and findings (for
+    // SARIF) and its rendered text or JSON; the pipeline state is freed.
+    struct Checked {
+        std::string path;
+        SourceManager sources;
+        DiagnosticSink sink;
+        std::string failure;  // could not be read at all
+        std::string text;
+        Json json;
+        int exit_code = kClean;
+    };
+    std::vector<Checked> checked;
+    checked.reserve(selection.models.size());
+    bool incomplete_noted = false, unbuilt_noted = false;
+    for (const SelectedModel& model : selection.models) {
+        Checked c;
+        c.path = model.path;
+        PipelineState state;
+        if (!load_model(state, model.path)) {
+            c.failure = model.path != "-" && std::filesystem::is_directory(model.path, ec)
+                            ? "a directory, not a model file"
+                            : "the model file cannot be read";
+            c.exit_code = kCannotRun;
+            checked.push_back(std::move(c));
+            continue;
+        }
+        RunOptions options;
+        options.flatten.model_name = args.model_name;
+        options.progress = !args.no_progress;
+        options.modes.progress = options.progress;
+        options.modes.max_modes = args.max_modes;
+        options.structure.max_index = args.max_index;
+        apply_limits(options, args.limits);
+        std::string_view until = dump_stage ? dump_stage->name : check_until();
+        PipelineResult result = run_pipeline(state, options, until);
+
+        bool complete = result.not_implemented.empty();
+        if (args.format == "json") {
+            c.json = Json::parse(render_json(state, result));
+        } else if (args.format == "text") {
+            c.text = render_text_diagnostics(state);
+            if (many) {
+                // A finding without a place names its model instead of the tool.
+                c.text.clear();
+                for (const Diagnostic& d : state.sink.all()) {
+                    std::string line = format_diagnostic(d, state.sources);
+                    if (!d.range.valid() && line.starts_with("modeaudit: "))
+                        line = model.path + ": " + line.substr(std::string_view("modeaudit: ").size());
+                    c.text += line;
+                }
+                if (state.sink.dropped())
+                    c.text += fmt::format("{}: note: {} more diagnostics not shown\n", model.path, state.sink.dropped());
+            }
+            if (dump_stage && result.last_stage == dump_stage->name) {
+                std::ostringstream dump;
+                dump_stage->dump(state, dump);
+                c.text += dump.str();
+            }
+        }
+        if (args.time_stages) print_timings(result);
+        if (!complete && !result.stopped_on_input_error && !incomplete_noted) {
+            report_not_implemented(result, "check");
+            incomplete_noted = true;
+        }
+        if (complete && !dump_stage && !result.stopped_on_input_error && !unbuilt_noted) {
+            for (const std::string& st : unbuilt_check_stages())
+                std::cerr << fmt::format("modeaudit: note: stage '{}' ({}) is not built yet; check did not run it\n", st,
+                                         find_stage(st)->summary);
+            unbuilt_noted = true;
+        }
+        c.exit_code = exit_code_for(state, result, complete);
+        c.sources = std::move(state.sources);
+        c.sink = std::move(state.sink);
+        checked.push_back(std::move(c));
+    }
+
+    // The exit code of the call: the worst of its models (2 over 1 over 0).
+    int exit_code = kClean;
+    for (const Checked& c : checked) exit_code = std::max(exit_code, c.exit_code);
 
     std::string out;
-    if (args.format == "json")
-        out = render_json(state, result);
-    else if (args.format == "sarif")
-        out = diagnostics_to_sarif(state.sink, state.sources, MODEAUDIT_VERSION).dump(2) + "\n";
-    else
-        out = render_text_diagnostics(state);
-
-    bool complete = result.not_implemented.empty();
-    if (dump_stage && result.last_stage == dump_stage->name && args.format == "text") {
-        std::ostringstream dump;
-        dump_stage->dump(state, dump);
-        out += dump.str();
+    if (args.format == "sarif") {
+        std::vector<SarifModel> models;
+        for (const Checked& c : checked)
+            models.push_back({c.path, c.failure.empty() ? &c.sources : nullptr, c.failure.empty() ? &c.sink : nullptr,
+                              c.failure.empty() ? std::string() : c.path + ": " + c.failure});
+        SarifOptions so;
+        so.tool_version = MODEAUDIT_VERSION;
+        so.information_uri = MODEAUDIT_HOMEPAGE;
+        so.source_root = args.source_root;
+        so.category = args.sarif_category;
+        SarifInvocation inv;
+        inv.exit_code = exit_code;
+        inv.execution_successful = exit_code != kCannotRun;
+        out = sarif_log(models, so, inv).dump(2) + "\n";
+    } else if (args.format == "json") {
+        if (!many) {
+            out = checked.front().json.is_null() ? Json::object().dump(2) + "\n" : checked.front().json.dump(2) + "\n";
+        } else {
+            Json doc;
+            doc["tool"] = {{"name", "modeaudit"}, {"version", MODEAUDIT_VERSION}};
+            doc["exit_code"] = exit_code;
+            Json list = Json::array();
+            for (Checked& c : checked) {
+                Json m;
+                m["file"] = sanitize_text(c.path);
+                m["exit_code"] = c.exit_code;
+                if (!c.failure.empty()) m["failure"] = c.failure;
+                for (auto& [k, v] : c.json.items())
+                    if (k != "tool") m[k] = std::move(v);
+                list.push_back(std::move(m));
+            }
+            doc["models"] = std::move(list);
+            out = doc.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
+        }
+    } else {
+        for (const Checked& c : checked) out += c.text;
+        if (many) {
+            std::size_t counts[4] = {0, 0, 0, 0};
+            for (const Checked& c : checked) counts[c.exit_code]++;
+            out += fmt::format("{} models: {} clean, {} with error findings, {} not analysable\n", checked.size(),
+                               counts[kClean], counts[kFindings], counts[kCannotRun]);
+        }
     }
+
     if (args.output.empty()) {
         std::cout << out;
         std::cout.flush();
@@ -458,13 +583,7 @@ int run_check(const CheckArgs& args) {
         print_error(fmt::format("cannot write '{}'", args.output));
         return kCannotRun;
     }
-    if (args.time_stages) print_timings(result);
-    if (!complete && !result.stopped_on_input_error) report_not_implemented(result, "check");
-    if (complete && !dump_stage && !result.stopped_on_input_error)
-        for (const std::string& st : unbuilt_check_stages())
-            std::cerr << fmt::format("modeaudit: note: stage '{}' ({}) is not built yet; check did not run it\n", st,
-                                     find_stage(st)->summary);
-    return exit_code_for(state, result, complete);
+    return exit_code;
 }
 
 
@@ -690,20 +809,63 @@ int run_report(const ReportArgs& args) {
 }
 
 int run_regress(const RegressArgs& args) {
-    if (!std::filesystem::is_directory(args.corpus_dir)) {
-        print_error(fmt::format("'{}' is not a directory; give the corpus folder", args.corpus_dir));
-        return kCannotRun;
-    }
     if (args.jobs < 1) {
         print_error("-j takes a positive number of jobs");
         return kCannotRun;
     }
+    ModelSelectionRequest request;
+    request.inputs = args.inputs;
+    request.files_from = args.files_from;
+    request.allow_stdin_model = false;  // a corpus model's expectations are in its file
+    for (const std::string& in : args.inputs) {
+        std::error_code ec;
+        if (in != "-" && !std::filesystem::exists(in, ec)) {
+            print_error(fmt::format("'{}' does not exist; give corpus folders or model files", in));
+            return kCannotRun;
+        }
+    }
+    ModelSelection selection = select_models(request, std::cin);
+    if (!selection.error.empty()) {
+        print_error(selection.error);
+        return kCannotRun;
+    }
+
+    // The shard: --shard K/N, else the CI's parallel-job variables.
+    std::string shard_text = args.shard, shard_from = "--shard";
+    const char* ci_index = std::getenv("CI_NODE_INDEX");
+    const char* ci_total = std::getenv("CI_NODE_TOTAL");
+    if (shard_text.empty() && ci_index && ci_total && *ci_index && *ci_total) {
+        shard_text = fmt::format("{}/{}", ci_index, ci_total);
+        shard_from = "CI_NODE_INDEX/CI_NODE_TOTAL";
+    }
+    std::vector<SelectedModel> models = selection.models;
     RegressOptions options;
+    if (!shard_text.empty()) {
+        std::string error;
+        std::optional<Shard> shard = parse_shard(shard_text, error);
+        if (!shard) {
+            print_error(fmt::format("{} (from {})", error, shard_from));
+            return kCannotRun;
+        }
+        models = shard_of(selection.models, *shard);
+        if (models.empty()) {
+            print_error(fmt::format("shard {}/{} selects no model: {} models over {} shards", shard->index,
+                                    shard->total, selection.models.size(), shard->total));
+            return kCannotRun;
+        }
+        options.run_name = fmt::format("modeaudit regress, shard {}/{}", shard->index, shard->total);
+        std::cout << fmt::format("shard {}/{} (from {}): {} of {} models\n", shard->index, shard->total, shard_from,
+                                 models.size(), selection.models.size());
+    }
+    if (args.list_only) {
+        for (const SelectedModel& m : models) std::cout << m.path << "\n";
+        return kClean;
+    }
     options.jobs = args.jobs;
     options.timeout_seconds = args.timeout_seconds;
     options.junit_path = args.junit;
     options.progress = true;
-    RegressSummary summary = regress_corpus(args.corpus_dir, options, std::cout);
+    RegressSummary summary = regress_models(models, options, std::cout);
     if (summary.setup_error) {
         print_error(summary.setup_message);
         return kCannotRun;

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace modeaudit::cli {
 
@@ -26,7 +27,10 @@ struct LimitArgs {
 };
 
 struct CheckArgs {
-    std::string model_file;
+    std::vector<std::string> models;  // files, folders, "-" (README.md, "Many models per call")
+    std::string files_from;           // --files-from FILE ("-": stdin)
+    std::string source_root;          // --source-root: SARIF URIs relative to it (default: current directory)
+    std::string sarif_category = "modeaudit";  // --sarif-category: SARIF automationDetails.id = NAME/
     std::string model_name;
     std::string format = "text";  // text | json | sarif
     std::string output;           // -o FILE; empty: stdout
@@ -62,7 +66,10 @@ struct ReportArgs {
 int run_report(const ReportArgs& args);
 
 struct RegressArgs {
-    std::string corpus_dir;
+    std::vector<std::string> inputs;  // corpus folders and model files
+    std::string files_from;           // --files-from FILE ("-": stdin)
+    std::string shard;                // --shard K/N; empty: CI_NODE_INDEX/CI_NODE_TOTAL when both are set
+    bool list_only = false;           // --list: print the selected models, run none
     std::string junit;
     int jobs = 1;
     double timeout_seconds = 120;

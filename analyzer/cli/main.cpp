@@ -86,7 +86,14 @@ int dispatch(int argc, char** argv) {
     CheckArgs check;
     auto* c = app.add_subcommand("check", "static audit: flatten, each mode's structure, each "
                                           "transition's restart, conservation and admissibility");
-    c->add_option("MODEL", check.model_file, "model file (.mo), or - for standard input")->required();
+    c->add_option("MODEL", check.models,
+                  "model files (.mo), folders (every .mo under them), or - for standard input");
+    c->add_option("--files-from", check.files_from,
+                  "also check the models listed in FILE, one path per line (- reads standard input)");
+    c->add_option("--source-root", check.source_root,
+                  "SARIF: file URIs relative to DIR, with uriBaseId %SRCROOT% (default: the current directory)");
+    c->add_option("--sarif-category", check.sarif_category,
+                  "SARIF: the run's category (automationDetails.id NAME/; default modeaudit)");
     c->add_option("--model", check.model_name, "the class to audit (default: the last top-level model)");
     c->add_option("--format", check.format, "output format: text, json or sarif")
         ->check(CLI::IsMember({"text", "json", "sarif"}));
@@ -123,9 +130,13 @@ int dispatch(int argc, char** argv) {
 
     RegressArgs reg;
     auto* g = app.add_subcommand("regress", "run every corpus model against its recorded expectations");
-    g->add_option("CORPUS_DIR", reg.corpus_dir, "corpus folder (searched recursively for .mo files)")
-        ->required();
-    g->add_option("--junit", reg.junit, "write JUnit XML to FILE");
+    g->add_option("CORPUS", reg.inputs, "corpus folders (searched recursively for .mo files) and model files");
+    g->add_option("--files-from", reg.files_from, "also run the models listed in FILE, one path per line (- reads standard input)");
+    g->add_option("--shard", reg.shard,
+                  "run only shard K of N (K/N, 1 <= K <= N; round robin over the sorted selection); default: "
+                  "CI_NODE_INDEX/CI_NODE_TOTAL when both are set");
+    g->add_flag("--list", reg.list_only, "print the selected models (after sharding) and run none");
+    g->add_option("--junit", reg.junit, "write JUnit XML to FILE (one testsuite per corpus folder)");
     g->add_option("-j,--jobs", reg.jobs, "models run at once, each in its own process");
     g->add_option("--timeout", reg.timeout_seconds, "seconds per model before it counts as failed")
         ->check(CLI::PositiveNumber);

@@ -12,11 +12,14 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <sstream>
 
+#include "common/files.h"
 #include "common/json_output.h"
 #include "common/progress.h"
 #include "pipeline/pipeline.h"
 #include "regress/expectations.h"
+#include "regress/junit.h"
 
 namespace modeaudit {
 
@@ -24,60 +27,14 @@ namespace {
 
 constexpr std::string_view kDefaultStage = "verification";  // as far as `check` goes
 
-std::vector<std::string> find_models(const std::string& dir) {
-    std::vector<std::string> files;
-    for (const auto& entry : std::filesystem::recursive_directory_iterator(dir))
-        if (entry.is_regular_file() && entry.path().extension() == ".mo")
-            files.push_back(entry.path().string());
-    std::sort(files.begin(), files.end());
-    return files;
-}
-
 Json outcome_to_json(const ModelOutcome& o) {
     return Json{{"passed", o.passed},
+                {"error_type", o.error_type},
                 {"mismatches", o.mismatches},
                 {"compared_through", o.compared_through},
                 {"stopped_at", o.stopped_at},
                 {"not_implemented", o.not_implemented},
                 {"pending", o.pending}};
-}
-
-std::string xml_escape(std::string_view s) {
-    std::string out;
-    for (char ch : s) {
-        switch (ch) {
-            case '&': out += "&amp;"; break;
-            case '<': out += "&lt;"; break;
-            case '>': out += "&gt;"; break;
-            case '"': out += "&quot;"; break;
-            default:
-                if (static_cast<unsigned char>(ch) < 0x20 && ch != '\n' && ch != '\t')
-                    out += fmt::format("&#{};", static_cast<int>(ch));
-                else
-                    out += ch;
-        }
-    }
-    return out;
-}
-
-void write_junit(const std::string& path, const RegressSummary& summary) {
-    std::string xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-    xml += fmt::format("<testsuites><testsuite name=\"modeaudit-corpus\" tests=\"{}\" failures=\"{}\">\n",
-                       summary.models.size(), summary.failed);
-    for (const ModelOutcome& m : summary.models) {
-        xml += fmt::format("  <testcase classname=\"corpus\" name=\"{}\" time=\"{:.3f}\">", xml_escape(m.path),
-                           m.seconds);
-        if (!m.passed) {
-            std::string text;
-            for (const std::string& s : m.mismatches) text += s + "\n";
-            xml += fmt::format("<failure message=\"{} mismatches\">{}</failure>", m.mismatches.size(),
-                               xml_escape(text));
-        }
-        xml += "</testcase>\n";
-    }
-    xml += "</testsuite></testsuites>\n";
-    std::ofstream(path + ".tmp", std::ios::binary) << xml;
-    std::filesystem::rename(path + ".tmp", path);
 }
 
 struct Running {
@@ -97,6 +54,7 @@ ModelOutcome regress_one(const std::string& path) {
     std::string error;
     auto id = state.sources.load(path, error);
     if (!id) {
+        o.error_type = "unreadable";
         o.mismatches.push_back("cannot read the model: " + error);
         return o;
     }
@@ -131,17 +89,30 @@ ModelOutcome regress_one(const std::string& path) {
 
 RegressSummary regress_corpus(const std::string& corpus_dir, const RegressOptions& options,
                               std::ostream& out) {
-    RegressSummary summary;
-    std::vector<std::string> files;
-    try {
-        files = find_models(corpus_dir);
-    } catch (const std::filesystem::filesystem_error& e) {
+    std::istringstream no_input;
+    ModelSelection sel = select_models({{corpus_dir}, "", false}, no_input);
+    if (!sel.error.empty()) {
+        RegressSummary summary;
         summary.setup_error = true;
-        summary.setup_message = e.what();
+        summary.setup_message = sel.error;
         return summary;
     }
+    return regress_models(sel.models, options, out);
+}
+
+RegressSummary regress_models(const std::vector<SelectedModel>& models, const RegressOptions& options,
+                              std::ostream& out) {
+    RegressSummary summary;
+    const auto started = std::chrono::system_clock::now();
+    const auto started_steady = std::chrono::steady_clock::now();
+    std::vector<std::string> files;
+    for (const SelectedModel& m : models) files.push_back(m.path);
     summary.models.resize(files.size());
-    for (std::size_t i = 0; i < files.size(); ++i) summary.models[i].path = files[i];
+    for (std::size_t i = 0; i < files.size(); ++i) {
+        summary.models[i].path = files[i];
+        summary.models[i].name = relative_name(models[i]);
+        summary.models[i].class_name = class_name(models[i]);
+    }
 
     Progress progress("regress", files.size(), options.progress && Progress::stderr_is_terminal());
     std::vector<Running> running;
@@ -152,16 +123,20 @@ RegressSummary regress_corpus(const std::string& corpus_dir, const RegressOption
         ModelOutcome& o = summary.models[r.index];
         o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - r.start).count();
         if (timed_out) {
+            o.error_type = "timeout";
             o.mismatches = {fmt::format("timed out after {} s", options.timeout_seconds)};
         } else if (WIFSIGNALED(status)) {
+            o.error_type = "crash";
             o.mismatches = {fmt::format("crashed with signal {}", WTERMSIG(status))};
         } else {
             Json j = Json::parse(r.data, nullptr, false);
             if (j.is_discarded() || !j.is_object()) {
+                o.error_type = "no-result";
                 o.mismatches = {fmt::format("the model's process exited with status {} and no result",
                                             WIFEXITED(status) ? WEXITSTATUS(status) : -1)};
             } else {
                 o.passed = j["passed"].get<bool>();
+                o.error_type = j["error_type"].get<std::string>();
                 o.mismatches = j["mismatches"].get<std::vector<std::string>>();
                 o.compared_through = j["compared_through"].get<std::string>();
                 o.stopped_at = j["stopped_at"].get<std::string>();
@@ -187,11 +162,12 @@ RegressSummary regress_corpus(const std::string& corpus_dir, const RegressOption
                 std::string text;
                 try {
                     text = outcome_to_json(options.run_model ? options.run_model(files[next]) : regress_one(files[next]))
-                               .dump();
+                               .dump(-1, ' ', false, Json::error_handler_t::replace);  // the model's bytes may not be UTF-8
                 } catch (const std::exception& e) {
                     ModelOutcome o;
+                    o.error_type = "internal-error";
                     o.mismatches = {std::string("internal error: ") + e.what()};
-                    text = outcome_to_json(o).dump();
+                    text = outcome_to_json(o).dump(-1, ' ', false, Json::error_handler_t::replace);
                 }
                 std::size_t off = 0;
                 while (off < text.size()) {
@@ -257,7 +233,16 @@ RegressSummary regress_corpus(const std::string& corpus_dir, const RegressOption
     for (const auto& [stage, n] : unbuilt)
         out << fmt::format("note: {} models were compared only up to the last built stage; "
                            "stage '{}' is not implemented yet\n", n, stage);
-    if (!options.junit_path.empty()) write_junit(options.junit_path, summary);
+    if (!options.junit_path.empty()) {
+        JUnitRun run;
+        run.name = options.run_name;
+        run.timestamp = started;
+        run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_steady).count();
+        if (!write_file_atomically(options.junit_path, junit_xml(summary.models, run))) {
+            summary.setup_error = true;
+            summary.setup_message = fmt::format("cannot write the JUnit file '{}'", options.junit_path);
+        }
+    }
     out << fmt::format("{} passed, {} failed\n", summary.passed, summary.failed);
     return summary;
 }

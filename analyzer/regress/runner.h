@@ -13,11 +13,19 @@
 #include <string>
 #include <vector>
 
+#include "common/model_selection.h"
+
 namespace modeaudit {
 
 struct ModelOutcome {
     std::string path;
+    std::string name;        // relative to its corpus folder (common/model_selection.h)
+    std::string class_name;  // the corpus folder and the model's folders below it, dot-joined
     bool passed = false;
+    // Non-empty: the model could not be compared at all (JUnit <error>):
+    // timeout, crash, no-result, internal-error, unreadable. The message is
+    // then mismatches[0].
+    std::string error_type;
     std::vector<std::string> mismatches;
     std::string compared_through;   // the last stage whose results were compared
     std::string stopped_at;         // the stage where an input error stopped the model, if any
@@ -28,6 +36,7 @@ struct ModelOutcome {
 
 struct RegressOptions {
     int jobs = 1;
+    std::string run_name = "modeaudit regress";  // the JUnit <testsuites> name (the shard, if any)
     double timeout_seconds = 120;
     std::string junit_path;   // empty: no JUnit XML
     bool progress = false;    // progress line on stderr when it is a terminal
@@ -46,6 +55,11 @@ struct RegressSummary {
 // Runs one model in this process (what each child does); exposed for tests.
 ModelOutcome regress_one(const std::string& path);
 
+// Runs the selected models (in their order) and prints the results.
+RegressSummary regress_models(const std::vector<SelectedModel>& models, const RegressOptions& options,
+                              std::ostream& out);
+
+// Every .mo file under corpus_dir (sorted); a setup error when there is none.
 RegressSummary regress_corpus(const std::string& corpus_dir, const RegressOptions& options,
                               std::ostream& out);
 

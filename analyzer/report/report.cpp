@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <ctime>
 #include <fstream>
@@ -49,12 +50,26 @@ const Json& array_of(const Json& j, const char* key) {
     return m && m->is_array() ? *m : empty;
 }
 
-// A JSON value for a reader: numbers in their shortest round-trip form
-// (0.1, not 0.10000000000000001; the JSON file keeps the exact value),
-// strings as they are, anything else as compact JSON.
+// The significant digits of the numbers of one report: what the
+// sensitivity rerun supports (numbers_sentence), 6 without it. Set by
+// render_markdown for the report it renders (reports are rendered one at a
+// time, on one thread).
+int g_significant_digits = 6;
+
+// A number for a reader: to the report's significant digits, never "-0"
+// (the JSON file keeps every digit).
+std::string number_text(double v) {
+    if (!std::isfinite(v)) return std::isnan(v) ? "NaN" : v > 0 ? "inf" : "-inf";
+    std::string s = fmt::format("{:.{}g}", v, g_significant_digits);
+    if (s.starts_with("-") && std::stod(s) == 0) s.erase(0, 1);  // -0, -0.000
+    return s;
+}
+
+// A JSON value for a reader: numbers by number_text, strings as they are,
+// anything else as compact JSON.
 std::string value_text(const Json& v) {
     if (v.is_number_integer()) return v.dump();
-    if (v.is_number_float()) return fmt::format("{}", v.get<double>());
+    if (v.is_number_float()) return number_text(v.get<double>());
     if (v.is_string()) return v.get<std::string>();
     if (v.is_boolean()) return v.get<bool>() ? "true" : "false";
     if (v.is_null()) return "n/a";
@@ -261,6 +276,105 @@ std::string summary_section(const ReportInput& in, const Counts& counts, const M
     return out;
 }
 
+// The significant digits the sensitivity rerun supports: the larger of the
+// event shift relative to the end time and the final-value difference
+// relative to the largest final value bounds the relative error, and its
+// order of magnitude the digits worth showing (3..10); 6 without a rerun.
+int supported_digits(const ReportInput& in) {
+    if (!in.simulation) return 6;
+    const Json* sens = member(*in.simulation, "sensitivity");
+    if (!sens || !sens->is_object()) return 6;
+    auto num = [&](const Json& j, const char* k) {
+        const Json* m = member(j, k);
+        return m && m->is_number() ? std::fabs(m->get<double>()) : 0.0;
+    };
+    double scale = 1;
+    if (const Json* f = member(*in.simulation, "final"); f && f->is_object())
+        for (const auto& [k, v] : f->items())
+            if (v.is_number()) scale = std::max(scale, std::fabs(v.get<double>()));
+    const double rel = std::max(num(*sens, "max_event_shift") / std::max(num(*in.simulation, "end_time"), 1e-300),
+                                num(*sens, "max_final_difference") / scale);
+    if (!(rel > 0)) return 10;
+    return std::clamp(static_cast<int>(std::floor(-std::log10(rel))), 3, 10);
+}
+
+std::string numbers_sentence(const ReportInput& in) {
+    const Json* sens = in.simulation ? member(*in.simulation, "sensitivity") : nullptr;
+    if (!sens || !sens->is_object())
+        return fmt::format("Numbers are shown to {} significant digits (no sensitivity rerun bounds them); the JSON "
+                           "document keeps every digit.",
+                           g_significant_digits);
+    return fmt::format("Numbers are shown to {} significant digits, what the sensitivity rerun (rtol {}) supports: "
+                       "events moved by at most {} s and final values by at most {}; the JSON document keeps every "
+                       "digit.",
+                       g_significant_digits, md::text(member_text(*sens, "rtol")),
+                       md::text(member_text(*sens, "max_event_shift")),
+                       md::text(member_text(*sens, "max_final_difference")));
+}
+
+Json simulation_only(const ReportInput& in);  // the simulation's own findings (below)
+
+// One finding on one line: severity, place, message, rule.
+std::string finding_line(const Json& d) {
+    return fmt::format("- **{}** at {}: {} ({})\n", md::text(string_of(d, "severity")), location_text(d),
+                       md::text(string_of(d, "message")), md::code(string_of(d, "rule")));
+}
+
+// The first thing a reviewer reads: clean or not, each finding in one line
+// with its place, the transitions' verdicts, how the simulation ended, and
+// the precision of the numbers.
+std::string verdict_section(const ReportInput& in, const Counts& counts) {
+    std::string out = "## Verdict\n\n";
+    std::size_t total = 0, sup = 0;
+    for (const auto& [k, n] : counts.active) total += n;
+    for (const auto& [k, n] : counts.suppressed) sup += n;
+    auto n_of = [&](const char* sev) { return counts.active.count(sev) ? counts.active.at(sev) : 0; };
+    if (total == 0) {
+        out += "**Clean:** no findings";
+    } else {
+        std::vector<std::string> parts;
+        for (const char* sev : {"error", "warning", "note"})
+            if (n_of(sev)) parts.push_back(plural(n_of(sev), sev, (std::string(sev) + "s").c_str()));
+        if (parts.empty()) parts.push_back(plural(total, "finding", "findings"));
+        out += fmt::format("**{}:** {}", n_of("error") ? "Errors found" : "Findings", md::join(parts));
+    }
+    out += sup ? fmt::format(" ({} suppressed in the source, not counted).\n\n", sup) : std::string(".\n\n");
+    std::string lines;
+    for (const char* sev : {"error", "warning", "note"}) {
+        auto add = [&](const Json& diags) {
+            for (const Json& d : diags) {
+                const Json* sp = member(d, "suppressed");
+                if (string_of(d, "severity") == sev && !(sp && sp->is_boolean() && sp->get<bool>()))
+                    lines += finding_line(d);
+            }
+        };
+        add(array_of(in.check, "diagnostics"));
+        if (in.simulation) add(simulation_only(in));
+    }
+    if (!lines.empty()) out += lines + "\n";
+
+    std::map<std::string, std::size_t> verdicts;
+    const Json& trs = array_of(in.check, "transitions");
+    for (const Json& t : trs) ++verdicts[member_text(t, "verdict", "not analysed")];
+    if (!trs.empty()) {
+        std::vector<std::string> parts;
+        for (const auto& [v, n] : verdicts) parts.push_back(fmt::format("{} {}", n, md::text(v)));
+        out += fmt::format("- **Transitions:** {}: {}.\n", plural(trs.size(), "transition", "transitions"),
+                           md::join(parts));
+    }
+    if (in.simulation) {
+        const Json& s = *in.simulation;
+        const std::string why = string_of(s, "stopped_because");
+        out += fmt::format("- **Simulation:** to t = {} ({}), {}.\n", md::text(member_text(s, "end_time")),
+                           stopped_sentence(why), plural(array_of(s, "events").size(), "event", "events"));
+    } else {
+        out += fmt::format("- **Simulation:** not run ({}).\n",
+                           md::text(in.simulation_not_run.empty() ? "no simulation result" : in.simulation_not_run));
+    }
+    out += "- " + numbers_sentence(in) + "\n\n";
+    return out;
+}
+
 std::string code_list(const std::vector<std::string>& items) {
     std::vector<std::string> coded;
     for (const auto& i : items) coded.push_back(md::code(i));
@@ -462,28 +576,45 @@ std::string array_section(const Json& t) {
     return out;
 }
 
-std::string left_limits_section(const Json& t, const ReportInput& in) {
-    std::string out = "#### Restart at the simulated left limits\n\n";
-    if (!in.simulation) return out + "Not simulated (see the simulation section).\n\n";
-    std::string from = string_of(t, "from"), to = string_of(t, "to");
+// The simulated restart steps through a transition: how many, and the
+// first one with its event's time.
+struct TakenSteps {
     std::size_t n = 0;
     const Json* first = nullptr;
     std::string first_time;
+};
+
+TakenSteps taken_steps(const Json& t, const ReportInput& in) {
+    TakenSteps r;
+    if (!in.simulation) return r;
+    std::string from = string_of(t, "from"), to = string_of(t, "to");
     // The restart steps (a cascade's steps each; documents without "steps"
     // list one step per event).
     for (const Json& e : array_of(*in.simulation, "events")) {
         const Json& steps = array_of(e, "steps");
         if (steps.empty()) {
-            if (string_of(e, "from") == from && string_of(e, "to") == to && ++n == 1) first = &e;
-            if (first == &e) first_time = member_text(e, "time");
+            if (string_of(e, "from") == from && string_of(e, "to") == to && ++r.n == 1) {
+                r.first = &e;
+                r.first_time = member_text(e, "time");
+            }
             continue;
         }
         for (const Json& st : steps)
-            if (string_of(st, "from") == from && string_of(st, "to") == to && ++n == 1) {
-                first = &st;
-                first_time = member_text(e, "time");
+            if (string_of(st, "from") == from && string_of(st, "to") == to && ++r.n == 1) {
+                r.first = &st;
+                r.first_time = member_text(e, "time");
             }
     }
+    return r;
+}
+
+std::string left_limits_section(const Json& t, const ReportInput& in) {
+    std::string out = "#### Restart at the simulated left limits\n\n";
+    if (!in.simulation) return out + "Not simulated (see the simulation section).\n\n";
+    TakenSteps taken = taken_steps(t, in);
+    const std::size_t n = taken.n;
+    const Json* first = taken.first;
+    const std::string first_time = taken.first_time;
     if (!first) return out + "The simulation did not take this transition.\n\n";
     out += fmt::format("At the first of {} (t = {}), the left limits and the values the restart gave:\n\n",
                        plural(n, "event of this transition", "events of this transition"), md::text(first_time));
@@ -586,9 +717,30 @@ std::string transitions_section(const ReportInput& in) {
     if (trs.empty()) return out + "The model has no transitions.\n\n";
     std::vector<std::string> not_checked = strings_of(check, "not_checked");
     const bool verified = std::find(not_checked.begin(), not_checked.end(), "verification") == not_checked.end();
+    // A transition the simulation did not take and whose restart needs no
+    // review (continuous, or a supplied reset that checks out) is one row of
+    // one table; every other transition gets its own section.
+    std::vector<std::vector<std::string>> quiet;
+    std::vector<bool> in_table(trs.size(), false);
+    for (std::size_t i = 0; i < trs.size(); ++i) {
+        const Json& t = trs[i];
+        const std::string verdict = string_of(t, "verdict");
+        if (!in.simulation || taken_steps(t, in).n > 0 || (verdict != "continuous" && verdict != "supplied")) continue;
+        in_table[i] = true;
+        const std::string guard = string_of(t, "guard");
+        quiet.push_back({std::to_string(i + 1), md::cell_code(string_of(t, "from")), md::cell_code(string_of(t, "to")),
+                         guard.empty() ? md::text(member_text(t, "trigger")) : md::cell_code(guard), md::text(verdict),
+                         verified ? md::text(md::join(strings_of(t, "conserved"), "none")) : std::string("not checked")});
+    }
+    if (!quiet.empty())
+        out += fmt::format("{} the simulation did not take, with a restart that needs no review (their "
+                           "restart systems and mode-change arrays are in the JSON document):\n\n",
+                           plural(quiet.size(), "transition", "transitions")) +
+               md::table({"#", "From", "To", "Guard", "Verdict", "Conserved"}, quiet, {3, 27, 27, 12, 10, 21}) + "\n";
     std::size_t k = 0;
     for (const Json& t : trs) {
-        out += fmt::format("### Transition {}: {} to {}\n\n", ++k, md::code(string_of(t, "from")),
+        if (in_table[k++]) continue;
+        out += fmt::format("### Transition {}: {} to {}\n\n", k, md::code(string_of(t, "from")),
                            md::code(string_of(t, "to")));
         std::string trigger = string_of(t, "trigger");
         std::string guard = string_of(t, "guard");
@@ -655,7 +807,7 @@ std::string plots_text(const PlotPlan* plots, const std::string& problem) {
         std::string events;
         if (!plots->event_times.empty()) {
             std::vector<std::string> ts;
-            for (double t : plots->event_times) ts.push_back(fmt::format("{}", t));
+            for (double t : plots->event_times) ts.push_back(number_text(t));
             events = fmt::format("; dashed vertical lines mark the events at t = {}", md::join(ts));
         }
         for (const PlotFigure& f : plots->figures)
@@ -826,7 +978,9 @@ std::string render_markdown(const ReportInput& input, const ReportOptions& optio
     count(array_of(input.check, "diagnostics"), counts);
     if (input.simulation) count(simulation_only(input), counts);
 
+    g_significant_digits = supported_digits(input);
     std::string out = header_section(input);
+    out += verdict_section(input, counts);
     out += summary_section(input, counts, graph);
     out += modes_section(input.check);
     out += transitions_section(input);

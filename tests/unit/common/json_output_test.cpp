@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "common/json_output.h"
+#include "common/sarif.h"
 
 namespace modeaudit {
 namespace {

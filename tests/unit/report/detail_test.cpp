@@ -15,7 +15,7 @@
 #include "report/mode_graph.h"
 #include "report/pdf.h"
 #include "report/report.h"
-#include "report/sha256.h"
+#include "common/sha256.h"
 #include "report/subprocess.h"
 
 namespace modeaudit {

@@ -4,6 +4,7 @@
 // trajectories are a hand-made free flight then a circular arc, only their
 // shape matters), escaping, determinism, the plot script, gnuplot, the PDF
 // and the errors when a helper program is missing.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -100,6 +101,78 @@ TEST(ReportMarkdown, SectionsComeInTheirOrder) {
               std::string::npos);
     EXPECT_EQ(md.back(), '\n');
     EXPECT_EQ(md.find("\n\n\n"), std::string::npos);
+}
+
+// The first page: the verdict before anything else, each finding one line
+// with its place, numbers to the digits the sensitivity rerun supports.
+TEST(ReportMarkdown, VerdictComesFirstWithEachFindingOnOneLine) {
+    ReportInput in = cup_and_ball();
+    std::string md = markdown_of(in);
+    const auto verdict = md.find("\n## Verdict\n");
+    ASSERT_NE(verdict, std::string::npos) << md;
+    EXPECT_LT(verdict, md.find("\n## Summary\n"));
+    EXPECT_EQ(md.find("\n## ", md.find("\n# ") + 1), verdict) << "the verdict is the first section";
+    const std::string page = md.substr(verdict, md.find("\n## Summary\n") - verdict);
+    Json diag = in.check["diagnostics"][0];
+    EXPECT_NE(page.find(fmt::format("- **{}** at `{}:{}:{}`: ", diag["severity"].get<std::string>(),
+                                    diag["file"].get<std::string>(), diag["line"].get<int>(), diag["column"].get<int>())),
+              std::string::npos)
+        << page;
+    EXPECT_NE(page.find("- **Transitions:** "), std::string::npos);
+    EXPECT_NE(page.find("- **Simulation:** to t = "), std::string::npos);
+    EXPECT_NE(page.find("significant digits"), std::string::npos);
+
+    in.check["diagnostics"] = Json::array();
+    in.simulation->erase("diagnostics");
+    md = markdown_of(in);
+    EXPECT_NE(md.find("## Verdict\n\n**Clean:** no findings.\n"), std::string::npos) << md;
+}
+
+TEST(ReportMarkdown, NumbersHaveNoNegativeZeroAndOnlySupportedDigits) {
+    ReportInput in = cup_and_ball();
+    Json& event = (*in.simulation)["events"][0];
+    event["time"] = 0.09999999999872698;
+    event["before"]["x"] = -0.0;
+    event["after"]["x"] = -1e-300 * 1e-300;  // -0 too
+    event["after"]["vx"] = 0.8000000000129966;
+    (*in.simulation)["sensitivity"] = {{"rtol", 1e-13}, {"same_events", true}, {"max_event_shift", 1e-9},
+                                       {"max_final_difference", 1e-9}};
+    (*in.simulation)["end_time"] = 0.2;
+    std::string md = markdown_of(in);
+    EXPECT_EQ(md.find("| -0 |"), std::string::npos) << md;
+    EXPECT_EQ(md.find("0.09999999999872698"), std::string::npos);
+    EXPECT_EQ(md.find("0.8000000000129966"), std::string::npos);
+    // rel 1e-9 / 0.2 = 5e-9: 8 digits
+    EXPECT_NE(md.find("Numbers are shown to 8 significant digits"), std::string::npos) << md;
+    EXPECT_NE(md.find("t = 0.1"), std::string::npos);
+    in.simulation->erase("sensitivity");
+    md = markdown_of(in);
+    EXPECT_NE(md.find("Numbers are shown to 6 significant digits (no sensitivity rerun bounds them)"), std::string::npos);
+}
+
+TEST(ReportMarkdown, TransitionsNotTakenAreOneTable) {
+    ReportInput in = cup_and_ball();
+    Json quiet = in.check["transitions"][0];
+    quiet["from"] = "taut=true";
+    quiet["to"] = "taut=false";
+    quiet["guard"] = "lambda";
+    quiet["verdict"] = "continuous";
+    in.check["transitions"].push_back(quiet);
+    Json undetermined = quiet;
+    undetermined["verdict"] = "undetermined";
+    undetermined["from"] = "taut=false";
+    undetermined["to"] = "slack=true";
+    in.check["transitions"].push_back(undetermined);
+    std::string md = markdown_of(in);
+    EXPECT_NE(md.find("1 transition the simulation did not take, with a restart that needs no review"), std::string::npos)
+        << md;
+    EXPECT_NE(md.find("| 2 | `taut=true` | `taut=false` | `lambda` | continuous |"), std::string::npos) << md;
+    EXPECT_EQ(md.find("### Transition 2:"), std::string::npos);
+    EXPECT_NE(md.find("### Transition 1:"), std::string::npos);  // taken: its own section
+    EXPECT_NE(md.find("### Transition 3:"), std::string::npos);  // not taken, but needs review
+    // Without a simulation nothing is known to be not taken: every transition has its section.
+    md = markdown_of(cup_and_ball(false));
+    EXPECT_EQ(md.find("did not take, with a restart"), std::string::npos);
 }
 
 TEST(ReportMarkdown, SummaryTablesListModesTransitionsAndFindingsBySeverity) {

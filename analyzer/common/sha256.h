@@ -1,5 +1,6 @@
-// SHA-256 (FIPS 180-4) of a byte string, for the report's provenance line:
-// the model file's hash names exactly which input a report was made from.
+// SHA-256 (FIPS 180-4) of a byte string: the report's provenance line (the
+// model file's hash names exactly which input a report was made from) and
+// the stable fingerprints of SARIF results (common/sarif.h).
 // Written here because the build has no crypto library among its
 // dependencies; tested against the standard's examples.
 #pragma once
