@@ -6,6 +6,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace modeaudit::cli {
 
@@ -28,6 +29,7 @@ struct LimitArgs {
 struct CheckArgs {
     std::string model_file;
     std::string model_name;
+    std::vector<std::string> libraries;  // --library, before MODELICAPATH
     std::string format = "text";  // text | json | sarif
     std::string output;           // -o FILE; empty: stdout
     std::string dump_after;       // a stage name
@@ -42,6 +44,7 @@ int run_check(const CheckArgs& args);
 struct SimulateArgs {
     std::string model_file;
     std::string model_name;
+    std::vector<std::string> libraries;  // --library, before MODELICAPATH
     double stop_time = -1;
     double rtol = 1e-12;  // a reference simulation: the seeds' numbers are stated to 1e-9..1e-10
     std::string format = "text";
@@ -53,6 +56,7 @@ int run_simulate(const SimulateArgs& args);
 struct ReportArgs {
     std::string model_file;
     std::string model_name;
+    std::vector<std::string> libraries;  // --library, before MODELICAPATH
     std::string output_dir = "modeaudit-report";
     bool no_pdf = false;
     bool reproducible = false;

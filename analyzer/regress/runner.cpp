@@ -24,11 +24,18 @@ namespace {
 
 constexpr std::string_view kDefaultStage = "verification";  // as far as `check` goes
 
+// Every .mo file but those of the corpus libraries (a folder named
+// `libraries`: classes that models load, not models).
 std::vector<std::string> find_models(const std::string& dir) {
     std::vector<std::string> files;
-    for (const auto& entry : std::filesystem::recursive_directory_iterator(dir))
-        if (entry.is_regular_file() && entry.path().extension() == ".mo")
-            files.push_back(entry.path().string());
+    for (auto it = std::filesystem::recursive_directory_iterator(dir); it != std::filesystem::recursive_directory_iterator();
+         ++it) {
+        if (it->is_directory() && it->path().filename() == "libraries") {
+            it.disable_recursion_pending();
+            continue;
+        }
+        if (it->is_regular_file() && it->path().extension() == ".mo") files.push_back(it->path().string());
+    }
     std::sort(files.begin(), files.end());
     return files;
 }
@@ -109,6 +116,13 @@ ModelOutcome regress_one(const std::string& path) {
     }
     RunOptions options;
     options.flatten.model_name = ex.model;
+    std::vector<std::string> libraries;
+    for (const std::string& l : ex.libraries)
+        libraries.push_back((std::filesystem::path(path).parent_path() / l).lexically_normal().string());
+    std::vector<std::string> problems;
+    options.libraries = library::make_library_path(libraries, nullptr, problems);
+    for (const std::string& p : problems) o.mismatches.push_back("bad library header: " + p);
+    if (!problems.empty()) return o;
     PipelineResult result = run_pipeline(state, options, stage);
     o.compared_through = result.last_stage;
     if (result.stopped_on_input_error) {
