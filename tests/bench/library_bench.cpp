@@ -39,16 +39,16 @@ void generate(const fs::path& root, int n) {
         write_file(root / "Gen" / pk / "package.mo", fmt::format("within Gen;\npackage {}\n  constant Real c = {};\nend {};\n", pk, k + 1, pk));
         for (int j = 0; j < 10; ++j)
             write_file(root / "Gen" / pk / fmt::format("M{}.mo", j),
-                  fmt::format("within Gen.{};\nmodel M{}\n  parameter Real R = c + {};\n  Gen.Pin p, n;\n"
-                              "equation\n  p.v - n.v = R*p.i;\n  p.i + n.i = 0;\nend M{};\n",
-                              pk, j, j, j));
+                       fmt::format("within Gen.{};\nmodel M{}\n  parameter Real R = c + {};\n  Gen.Pin p;\n  Real y;\n"
+                                   "equation\n  y = R*time;\n  p.v = y;\nend M{};\n",
+                                   pk, j, j, j));
     }
     write_file(root / "Gen/Examples/package.mo", "within Gen;\npackage Examples\nend Examples;\n");
     write_file(root / "Gen/Examples/Ex.mo",
-          fmt::format("within Gen.Examples;\nmodel Ex\n  Gen.P0.M1 a;\n  Gen.P{}.M9 b;\n  Gen.P{}.M5 c;\n"
-                      "  Real x(start = 1, fixed = true);\nequation\n  connect(a.n, b.p);\n  connect(b.n, c.p);\n"
-                      "  a.p.v = sin(Gen.Constants.pi*time);\n  c.n.v = 0;\n  der(x) = -x + a.p.i;\nend Ex;\n",
-                      n - 1, n / 2));
+               fmt::format("within Gen.Examples;\nmodel Ex\n  Gen.P0.M1 a;\n  Gen.P{}.M9 b;\n  Gen.P{}.M5 c;\n"
+                           "  Real x(start = 1, fixed = true);\nequation\n"
+                           "  der(x) = -x + sin(Gen.Constants.pi*time)*a.y + b.y - c.y;\nend Ex;\n",
+                           n - 1, n / 2));
 }
 
 double run_once(const fs::path& root, std::size_t& files) {
