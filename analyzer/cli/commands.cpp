@@ -60,9 +60,28 @@ std::vector<std::string> unbuilt_check_stages() {
     return out;
 }
 
-// Loads the model file into the state; reports and returns false when it
-// cannot be read.
-bool load_model(PipelineState& state, const std::string& path) {
+// Loads the model into the state and sets up the libraries; reports and
+// returns false when it cannot. MODEL is a file, `-`, or, when no such file
+// exists, the full name of a library class (`Lib.Examples.Foo`), found
+// through --library and MODELICAPATH.
+bool load_model(PipelineState& state, const std::string& path, const std::string& model_name,
+                const std::vector<std::string>& libraries, RunOptions& options) {
+    std::vector<std::string> problems;
+    options.libraries = library::make_library_path(libraries, std::getenv("MODELICAPATH"), problems);
+    for (const std::string& p : problems) print_error(p + " [parse-unreadable-file]");
+    if (!problems.empty()) return false;
+    options.flatten.model_name = model_name;
+    std::error_code ec;
+    bool mo_file = path.size() > 3 && path.compare(path.size() - 3, 3, ".mo") == 0;
+    if (path != "-" && !mo_file && !std::filesystem::exists(path, ec) && library::looks_like_class_name(path)) {
+        if (!model_name.empty()) {
+            print_error(fmt::format("'{}' is a class name; give either a class name or --model with a file", path));
+            return false;
+        }
+        state.file = 0;
+        options.flatten.model_name = path;
+        return true;
+    }
     std::string error;
     if (path != "-" && std::filesystem::is_directory(path)) {
         print_error(fmt::format("'{}' is a directory; give a .mo file [parse-unreadable-file]", path));
@@ -70,8 +89,10 @@ bool load_model(PipelineState& state, const std::string& path) {
     }
     auto id = state.sources.load(path, error);
     if (!id) {
-        print_error(fmt::format("cannot read '{}': {}; check the path [parse-unreadable-file]", path,
-                                error));
+        print_error(fmt::format("cannot read '{}': {}; check the path, or give a class name such as "
+                                "Lib.Examples.Model with its library on MODELICAPATH or --library "
+                                "[parse-unreadable-file]",
+                                path, error));
         return false;
     }
     state.file = *id;
@@ -469,7 +490,8 @@ int run_check(const CheckArgs& args) {
         Checked c;
         c.path = model.path;
         PipelineState state;
-        if (!load_model(state, model.path)) {
+        RunOptions options;
+        if (!load_model(state, model.path, args.model_name, args.libraries, options)) {
             c.failure = model.path != "-" && std::filesystem::is_directory(model.path, ec)
                             ? "a directory, not a model file"
                             : "the model file cannot be read";
@@ -477,8 +499,6 @@ int run_check(const CheckArgs& args) {
             checked.push_back(std::move(c));
             continue;
         }
-        RunOptions options;
-        options.flatten.model_name = args.model_name;
         options.progress = !args.no_progress;
         options.modes.progress = options.progress;
         options.modes.max_modes = args.max_modes;
@@ -741,9 +761,8 @@ int run_simulate(const SimulateArgs& args) {
         return kCannotRun;
     }
     PipelineState state;
-    if (!load_model(state, args.model_file)) return kCannotRun;
     RunOptions options;
-    options.flatten.model_name = args.model_name;
+    if (!load_model(state, args.model_file, args.model_name, args.libraries, options)) return kCannotRun;
     options.simulation.rtol = args.rtol;
     options.simulation.atol = args.rtol * 1e-2;
     options.simulation.record_steps = !args.csv.empty();
@@ -775,9 +794,8 @@ int run_simulate(const SimulateArgs& args) {
 // code then stays 2 with the usual "not implemented yet" line.
 int run_report(const ReportArgs& args) {
     PipelineState state;
-    if (!load_model(state, args.model_file)) return kCannotRun;
     RunOptions options;
-    options.flatten.model_name = args.model_name;
+    if (!load_model(state, args.model_file, args.model_name, args.libraries, options)) return kCannotRun;
     options.simulation.record_steps = true;
     apply_limits(options, args.limits);
     PipelineResult result = run_pipeline(state, options, "simulation");
@@ -785,7 +803,9 @@ int run_report(const ReportArgs& args) {
     ReportInput input;
     input.check = Json::parse(render_json(state, result));
     input.model_file = args.model_file;
-    input.model_sha256 = sha256_hex(state.sources.contents(state.file));
+    // A library class named on the command line: the digest of the file that defines it.
+    std::uint32_t model_file = state.file ? state.file : state.flat ? state.flat->range.begin.file : 0;
+    input.model_sha256 = model_file ? sha256_hex(state.sources.contents(model_file)) : sha256_hex("");
     if (state.simulation) {
         input.simulation = simulation_to_json(state, state.flat->stop_time.value_or(1.0));
         input.trajectories_csv = trajectories_csv(*state.simulation);

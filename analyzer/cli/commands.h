@@ -32,6 +32,7 @@ struct CheckArgs {
     std::string source_root;          // --source-root: SARIF URIs relative to it (default: current directory)
     std::string sarif_category = "modeaudit";  // --sarif-category: SARIF automationDetails.id = NAME/
     std::string model_name;
+    std::vector<std::string> libraries;  // --library, before MODELICAPATH
     std::string format = "text";  // text | json | sarif
     std::string output;           // -o FILE; empty: stdout
     std::string dump_after;       // a stage name
@@ -46,6 +47,7 @@ int run_check(const CheckArgs& args);
 struct SimulateArgs {
     std::string model_file;
     std::string model_name;
+    std::vector<std::string> libraries;  // --library, before MODELICAPATH
     double stop_time = -1;
     double rtol = 1e-12;  // a reference simulation: the seeds' numbers are stated to 1e-9..1e-10
     std::string format = "text";
@@ -57,6 +59,7 @@ int run_simulate(const SimulateArgs& args);
 struct ReportArgs {
     std::string model_file;
     std::string model_name;
+    std::vector<std::string> libraries;  // --library, before MODELICAPATH
     std::string output_dir = "modeaudit-report";
     bool no_pdf = false;
     bool reproducible = false;

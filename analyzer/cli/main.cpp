@@ -87,7 +87,7 @@ int dispatch(int argc, char** argv) {
     auto* c = app.add_subcommand("check", "static audit: flatten, each mode's structure, each "
                                           "transition's restart, conservation and admissibility");
     c->add_option("MODEL", check.models,
-                  "model files (.mo), folders (every .mo under them), or - for standard input");
+                  "model files (.mo), folders (every .mo under them), - for standard input, or class names such as Lib.Examples.M");
     c->add_option("--files-from", check.files_from,
                   "also check the models listed in FILE, one path per line (- reads standard input)");
     c->add_option("--source-root", check.source_root,
@@ -107,25 +107,37 @@ int dispatch(int argc, char** argv) {
     c->add_option("--max-index", check.max_index,
                   "warn (structure-index-high) above this structural index (default 3)")
         ->check(CLI::Range(0, 1000));
+    c->add_option("--library", check.libraries,
+                  "a library: a package directory, a .mo file, or a directory of libraries (repeatable; "
+                  "searched before MODELICAPATH)")
+        ->expected(1)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
     add_limit_options(c, check.limits, false);
 
     SimulateArgs sim;
     auto* s = app.add_subcommand("simulate", "short reference simulation with guaranteed event location");
-    s->add_option("MODEL", sim.model_file, "model file (.mo), or -")->required();
+    s->add_option("MODEL", sim.model_file, "model file (.mo), -, or a class name")->required();
     s->add_option("--model", sim.model_name, "the class to simulate");
     s->add_option("--stop-time", sim.stop_time, "end time (default: experiment(StopTime), else 1)");
     s->add_option("--rtol", sim.rtol, "relative tolerance of the integrator")->check(CLI::PositiveNumber);
     s->add_option("--format", sim.format, "text or json")->check(CLI::IsMember({"text", "json"}));
     s->add_option("--csv", sim.csv, "write the trajectory to FILE as CSV");
+    s->add_option("--library", sim.libraries,
+                  "a library: a package directory, a .mo file, or a directory of libraries (repeatable; "
+                  "searched before MODELICAPATH)")
+        ->expected(1)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
     add_limit_options(s, sim.limits, true);
 
     ReportArgs rep;
     auto* r = app.add_subcommand("report", "full audit written as Markdown, PDF and JSON with plots");
-    r->add_option("MODEL", rep.model_file, "model file (.mo), or -")->required();
+    r->add_option("MODEL", rep.model_file, "model file (.mo), -, or a class name")->required();
     r->add_option("--model", rep.model_name, "the class to audit");
     r->add_option("-o,--output-dir", rep.output_dir, "folder for the report (default: modeaudit-report)");
     r->add_flag("--no-pdf", rep.no_pdf, "write Markdown and JSON only");
     r->add_flag("--reproducible", rep.reproducible, "omit the timestamp footer");
+    r->add_option("--library", rep.libraries,
+                  "a library: a package directory, a .mo file, or a directory of libraries (repeatable; "
+                  "searched before MODELICAPATH)")
+        ->expected(1)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
     add_limit_options(r, rep.limits, true);
 
     RegressArgs reg;

@@ -83,8 +83,15 @@ ModelSelection select_models(const ModelSelectionRequest& request, std::istream&
         }
         std::vector<std::string> files;
         for (auto it = fs::recursive_directory_iterator(input, ec); !ec && it != fs::recursive_directory_iterator();
-             it.increment(ec))
+             it.increment(ec)) {
+            // A folder named `libraries` holds classes that models load
+            // (--library, the corpus's `// library:` header), not models.
+            if (it->is_directory() && it->path().filename() == "libraries") {
+                it.disable_recursion_pending();
+                continue;
+            }
             if (it->is_regular_file() && it->path().extension() == ".mo") files.push_back(it->path().string());
+        }
         if (ec) {
             sel.error = fmt::format("cannot list the folder '{}': {}", input, ec.message());
             return sel;

@@ -1,10 +1,13 @@
 // The flattener: instantiates the model class and produces the FlatModel.
 //
 // Order of work (each step only reads what the previous ones built):
-//  1. report the constructs the parser recorded as unsupported;
-//  2. pick the model class and instantiate it recursively: extends (with
-//     modifiers), components (with merged modifications), arrays; each
-//     scalar of a built-in type becomes a FlatVariable;
+//  1. report the constructs the parser recorded as unsupported outside any
+//     class (those inside a class: when the model uses the class);
+//  2. pick the model class (in the file, else in the libraries: lookup.h)
+//     and instantiate it recursively: extends (with modifiers), components
+//     (with merged modifications; conditional ones last), arrays; each
+//     scalar of a built-in type becomes a FlatVariable; package constants
+//     become constants of package instances when first used;
 //  3. evaluate parameters lazily (cycles detected), then attributes;
 //  4. turn bindings, equations and algorithms into flat equations, relation
 //     definitions, when-clauses and asserts (for-loops expanded, if-equations
@@ -24,8 +27,13 @@
 #include "common/internal_error.h"
 #include "flatten/connections.h"
 #include "flatten/condition_semantics.h"
+#include "flatten/builtin_classes.h"
 #include "flatten/expression_builder.h"
+#include "flatten/final_modifiers.h"
+#include "flatten/flatten_error.h"
 #include "flatten/instance.h"
+#include "flatten/lookup.h"
+#include "flatten/unsupported_uses.h"
 #include "parse/ast_print.h"
 
 namespace modeaudit {
@@ -39,6 +47,7 @@ ModPtr merge(const ModPtr& outer, const ModPtr& inner) {
     if (outer->binding) {
         m->binding = outer->binding;
         m->binding_scope = outer->binding_scope;
+        m->binding_lex = outer->binding_lex;
         m->binding_subscript = outer->binding_subscript;
         m->range = outer->range;
     }
@@ -70,8 +79,6 @@ namespace {
 using namespace flat;
 using GiNaC::ex;
 
-struct FlattenAbort {};
-
 // The modification for element k (1-based) of an array: `each` arguments
 // apply to every element; others select element k of their array binding.
 ModPtr select_element(const ModPtr& m, long k) {
@@ -83,14 +90,10 @@ ModPtr select_element(const ModPtr& m, long k) {
     return r;
 }
 
-struct ClassHit {
-    const ast::ClassDef* cls = nullptr;
-    const LexScope* lex = nullptr;  // the scope of cls itself
-};
-
 struct TypeInfo {
     bool builtin = false;
     BaseType base = BaseType::Real;
+    const ast::ClassDef* enumeration = nullptr;  // builtin Integer standing for this enumeration type
     ClassHit cls;                  // structured classes
     ModPtr mod;                    // accumulated through short class definitions
     std::vector<long> dims;        // from short class definitions (`type V3 = Real[3]`)
@@ -104,6 +107,7 @@ struct ParamState {
     const ast::Expr* binding = nullptr;
     Instance* scope = nullptr;
     std::vector<long> subscript;
+    const LexScope* lex = nullptr;   // where the binding is written
     ex value;
     bool has_value = false;
     SourceRange range;
@@ -115,6 +119,7 @@ struct Ctx {
     const std::map<std::string, Value>* locals = nullptr;
     bool in_when = false;        // inside a when-clause body
     bool pre_for_state = false;  // reinit values: variables denote left limits
+    const LexScope* lex = nullptr;  // where the expression is written; null: the instance's class
 };
 
 struct Resolved {
@@ -127,8 +132,8 @@ struct Resolved {
 class Flattener {
 public:
     Flattener(const ast::StoredDefinition& tree, const SourceManager& sm, DiagnosticSink& sink,
-              const FlattenOptions& options)
-        : tree_(tree), sm_(sm), sink_(sink), options_(options) {}
+              const FlattenOptions& options, library::ClassLoader* loader)
+        : tree_(tree), sm_(sm), sink_(sink), options_(options), lookup_(tree, loader, sink) {}
 
     std::unique_ptr<FlatModel> run();
 
@@ -138,16 +143,26 @@ private:
     DiagnosticSink& sink_;
     const FlattenOptions& options_;
     std::unique_ptr<FlatModel> model_;
-    std::deque<LexScope> scopes_;
-    std::map<const ast::ClassDef*, const LexScope*> scope_of_;
+    Lookup lookup_;
     std::deque<Instance> instances_;
-    std::vector<ParamState> params_;   // per flat variable
+    std::map<const ast::ClassDef*, Instance*> package_instances_;  // holders of package constants
+    std::set<const ast::ClassDef*> checked_classes_;               // refused constructs looked for
+    struct DeferredComponent {                                     // conditional: after all other elements
+        const LexScope* lex;
+        const ast::ComponentClause* clause;
+        const ast::ComponentDecl* decl;
+        ModPtr mod;
+        bool is_protected;
+    };
+    std::map<Instance*, std::vector<DeferredComponent>> deferred_;
+    std::deque<ParamState> params_;    // per flat variable (a deque: references stay valid as it grows)
     std::vector<int> param_stack_;     // parameters being evaluated, outermost first
     std::vector<Instance*> order_;     // instances in creation (pre-)order
     struct PendingSection {
         Instance* inst;
         const ast::EquationSection* eqs = nullptr;
         const ast::AlgorithmSection* alg = nullptr;
+        const LexScope* lex = nullptr;  // the class the section is written in
     };
     std::map<Instance*, std::vector<PendingSection>> sections_;
     struct PendingBinding {
@@ -156,6 +171,7 @@ private:
         Instance* scope;
         std::vector<long> subscript;
         SourceRange range;
+        const LexScope* lex;
     };
     std::vector<PendingBinding> bindings_;
     struct PendingAttributes {
@@ -166,6 +182,9 @@ private:
         Instance* inst;
     };
     std::vector<PendingAttributes> attributes_;
+    std::size_t attributes_done_ = 0;   // attributes_ handled by finish_attributes
+    bool attributes_started_ = false;
+    bool in_attributes_ = false;        // inside finish_attributes
     std::vector<ConnectRecord> connects_;
     int when_chain_ = 0;
     std::size_t counted_ = 0;  // scalar equations so far, counting one branch per dynamic if-equation
@@ -174,29 +193,33 @@ private:
     // ---- diagnostics
     [[noreturn]] void fail(const Rule& r, SourceRange where, std::string msg,
                            std::vector<std::string> notes = {}) {
-        sink_.report(r, where, std::move(msg), std::move(notes));
-        throw FlattenAbort{};
+        flat::fail(sink_, r, where, std::move(msg), std::move(notes));
     }
 
-    // ---- classes
-    const LexScope* scope_for(const ast::ClassDef* cls, const LexScope* parent) {
-        auto it = scope_of_.find(cls);
-        if (it != scope_of_.end()) return it->second;
-        scopes_.push_back(LexScope{cls, parent});
-        scope_of_[cls] = &scopes_.back();
-        return &scopes_.back();
+    // ---- classes (lookup.h)
+    const LexScope* top_scope() { return lookup_.top_scope(); }
+    std::optional<ClassHit> lookup_first(const std::string& name, const LexScope* from) {
+        return lookup_.lookup_first(name, from);
     }
-    const LexScope* top_scope() {
-        if (scopes_.empty()) scopes_.push_back(LexScope{nullptr, nullptr});
-        return &scopes_.front();
+    ClassHit lookup_class(const ast::ComponentRef& ref, const LexScope* from) { return lookup_.lookup_class(ref, from); }
+    // Where names of an expression are looked up.
+    const LexScope* lex_of(const Ctx& ctx) {
+        if (ctx.lex) return ctx.lex;
+        if (ctx.inst && ctx.inst->lex) return ctx.inst->lex;
+        return lookup_.file_scope();
     }
-    std::optional<ClassHit> find_in_class(const ast::ClassDef* cls, const LexScope* lex,
-                                          const std::string& name, int depth = 0);
-    std::optional<ClassHit> lookup_first(const std::string& name, const LexScope* from);
-    ClassHit lookup_class(const ast::ComponentRef& ref, const LexScope* from);
     TypeInfo resolve_type(const ast::ComponentRef& ref, const LexScope* from,
                           std::vector<const ast::ClassDef*>& stack, SourceRange where);
-    ModPtr to_mod(const ast::Modification* m, Instance* scope);
+    ModPtr to_mod(const ast::Modification* m, Instance* scope, const LexScope* lex = nullptr);
+    // Refuses, with their locations, the constructs outside the subset
+    // written in this class (its nested classes excluded), once: called
+    // when the model uses the class.
+    void refuse_unsupported_in(const ast::ClassDef& cls);
+    // The instance holding the constants of a package (or of another class
+    // whose constants are used from outside it), created on first use; its
+    // constants are added one by one as they are used.
+    Instance* package_instance(const ClassHit& pkg);
+    const Member& package_member(const NameHit& hit, SourceRange use);
 
     // ---- instantiation
     void instantiate(Instance& inst, ClassHit hit, ModPtr mod, std::vector<const ast::ClassDef*>& stack,
@@ -206,6 +229,18 @@ private:
     void add_component(Instance& inst, const LexScope* lex, const ast::ComponentClause& cc,
                        const ast::ComponentDecl& d, ModPtr outer, bool is_protected,
                        std::vector<const ast::ClassDef*>& stack);
+    // An outer modification of what is final (7.2.6).
+    [[noreturn]] void refuse_final(const std::string& element, const FinalViolation& v) {
+        std::string what = v.path.empty() ? element : element.empty() ? v.path : element + "." + v.path;
+        fail(rule::flatten_type_mismatch, v.modified.valid() ? v.modified : v.final_at,
+             fmt::format("'{}' is final and cannot be modified here (Modelica 3.6, 7.2.6)", what),
+             {fmt::format("made final at {}:{}", v.final_at.begin.line, v.final_at.begin.column)});
+    }
+    // Conditional components (4.4.5): each condition is evaluated once the
+    // instance's other elements exist; a false one leaves the component out.
+    void add_conditional_components(Instance& inst, std::vector<const ast::ClassDef*>& stack);
+    // True when a reference goes through a conditional component that is absent.
+    bool through_absent(const ast::ComponentRef& ref, const Ctx& ctx);
     Member make_member(Instance& inst, const std::string& name, const std::vector<long>& dims,
                        std::size_t level, const TypeInfo& type, ModPtr mod, const ast::TypePrefix& prefix,
                        const ast::ComponentClause& cc, const ast::ComponentDecl& d, bool is_protected,
@@ -218,7 +253,7 @@ private:
     void check_modifier_names(const Instance& inst, const ModPtr& mod) {
         if (!mod) return;
         for (const std::string& name : mod->arg_order)
-            if (!inst.members.count(name))
+            if (!inst.members.count(name) && !inst.absent.count(name))
                 fail(rule::flatten_undefined_name, mod->args.at(name)->range,
                      fmt::format("'{}' has no component '{}' to modify", inst.cls ? inst.cls->name : inst.path, name));
     }
@@ -292,89 +327,19 @@ private:
     void reinit_action(const ast::Expr& call, FlatWhen& w, const Ctx& ctx);
     void when_call(const ast::Expr& call, SourceRange where, FlatWhen& w, const Ctx& ctx);
     void assert_action(const ast::Expr& call, FlatWhen* w, const EqCtx& ec);
-    void algorithm(const ast::AlgorithmSection& sec, Instance* inst);
+    void algorithm(const ast::AlgorithmSection& sec, Instance* inst, const LexScope* lex);
     void connect(const ast::Equation& eq, const EqCtx& ec);
     std::vector<std::string> suppressions(const ast::Modification* annotation, const Ctx& ctx);
 
     // ---- finishing
     void finish_attributes();
+    void process_attributes();  // the attributes not handled yet
     void finish_bindings();
     void read_model_annotations(const ast::ClassDef& cls, Instance* inst);
     void walk_sections(Instance* inst);
 };
 
 // =========================================================================== classes
-
-std::optional<ClassHit> Flattener::find_in_class(const ast::ClassDef* cls, const LexScope* lex,
-                                                 const std::string& name, int depth) {
-    if (depth > 32) return std::nullopt;
-    if (!cls) {
-        for (const auto& c : tree_.classes)
-            if (c->name == name) return ClassHit{c.get(), scope_for(c.get(), top_scope())};
-        return std::nullopt;
-    }
-    for (const ast::Element& el : cls->elements)
-        if (el.kind == ast::Element::Kind::Class && el.class_def->name == name)
-            return ClassHit{el.class_def.get(), scope_for(el.class_def.get(), lex)};
-    // Nested classes inherited through extends.
-    for (const ast::Element& el : cls->elements) {
-        if (el.kind != ast::Element::Kind::Extends) continue;
-        try {
-            ClassHit base = lookup_class(el.extends->base, lex->parent ? lex->parent : top_scope());
-            if (base.cls && base.cls != cls)
-                if (auto hit = find_in_class(base.cls, base.lex, name, depth + 1)) return hit;
-        } catch (const FlattenAbort&) {
-            throw;
-        }
-    }
-    return std::nullopt;
-}
-
-std::optional<ClassHit> Flattener::lookup_first(const std::string& name, const LexScope* from) {
-    for (const LexScope* s = from; s; s = s->parent) {
-        if (auto hit = find_in_class(s->cls, s, name)) return hit;
-        if (!s->cls) continue;
-        // Imports of this class (names inside the same file only).
-        for (const ast::Element& el : s->cls->elements) {
-            if (el.kind != ast::Element::Kind::Import) continue;
-            const ast::ImportClause& im = *el.import;
-            if (!im.alias.empty() && im.alias == name) return lookup_class(im.name, top_scope());
-            if (im.alias.empty() && !im.wildcard && im.only.empty() && !im.name.parts.empty() &&
-                im.name.parts.back().ident == name)
-                return lookup_class(im.name, top_scope());
-            bool listed = im.wildcard || std::find(im.only.begin(), im.only.end(), name) != im.only.end();
-            if (listed) {
-                ClassHit pkg = lookup_class(im.name, top_scope());
-                if (auto hit = find_in_class(pkg.cls, pkg.lex, name)) return hit;
-            }
-        }
-    }
-    return std::nullopt;
-}
-
-ClassHit Flattener::lookup_class(const ast::ComponentRef& ref, const LexScope* from) {
-    if (ref.parts.empty()) fail(rule::flatten_undefined_name, ref.range, "empty class name");
-    std::optional<ClassHit> hit =
-        ref.global ? find_in_class(nullptr, top_scope(), ref.parts[0].ident) : lookup_first(ref.parts[0].ident, from);
-    if (!hit) {
-        std::vector<std::string> notes;
-        if (ref.parts[0].ident == "Modelica")
-            notes.push_back("the Modelica Standard Library is not bundled with modeaudit; define the "
-                            "classes the model uses in the same file");
-        fail(rule::flatten_undefined_name, ref.range,
-             fmt::format("class '{}' is not defined; declare it in this file or correct the name",
-                         ref.dotted()),
-             notes);
-    }
-    for (std::size_t i = 1; i < ref.parts.size(); ++i) {
-        auto next = find_in_class(hit->cls, hit->lex, ref.parts[i].ident);
-        if (!next)
-            fail(rule::flatten_undefined_name, ref.parts[i].range,
-                 fmt::format("class '{}' has no member class '{}'", hit->cls->name, ref.parts[i].ident));
-        hit = next;
-    }
-    return *hit;
-}
 
 TypeInfo Flattener::resolve_type(const ast::ComponentRef& ref, const LexScope* from,
                                  std::vector<const ast::ClassDef*>& stack, SourceRange where) {
@@ -397,11 +362,16 @@ TypeInfo Flattener::resolve_type(const ast::ComponentRef& ref, const LexScope* f
         if (++guard > 64 || std::find(stack.begin(), stack.end(), hit.cls) != stack.end())
             fail(rule::flatten_recursive_class, where,
                  fmt::format("class '{}' is defined in terms of itself", hit.cls->name));
-        if (hit.cls->is_enumeration)
-            fail(rule::flatten_unsupported_construct, hit.cls->range,
-                 fmt::format("enumeration type '{}' is not supported; use Integer or Boolean", hit.cls->name));
+        refuse_unsupported_in(*hit.cls);
+        if (hit.cls->is_enumeration) {
+            // An enumeration is an Integer 1..n whose literals are its values.
+            t.builtin = true;
+            t.base = BaseType::Integer;
+            t.enumeration = hit.cls;
+            return t;
+        }
         // The short class's own modification is inner to what came before.
-        t.mod = merge(t.mod, to_mod(hit.cls->short_mod.get(), nullptr));
+        t.mod = merge(t.mod, to_mod(hit.cls->short_mod.get(), nullptr, hit.lex->parent));
         const ast::TypePrefix& p = hit.cls->short_prefix;
         t.prefix.input |= p.input;
         t.prefix.output |= p.output;
@@ -441,21 +411,19 @@ TypeInfo Flattener::resolve_type(const ast::ComponentRef& ref, const LexScope* f
     }
     t.cls = hit;
     if (hit.cls->kind == ast::ClassKind::Connector) t.is_connector = true;
-    if (hit.cls->is_enumeration)
-        fail(rule::flatten_unsupported_construct, hit.cls->range,
-             fmt::format("enumeration type '{}' is not supported; use Integer or Boolean", hit.cls->name));
     return t;
 }
 
 // A class-level modification in the scope where it is written. Modifications
 // of short type definitions carry literal values only (scope null).
-ModPtr Flattener::to_mod(const ast::Modification* m, Instance* scope) {
+ModPtr Flattener::to_mod(const ast::Modification* m, Instance* scope, const LexScope* lex) {
     if (!m) return nullptr;
     auto root = std::make_shared<ModNode>();
     root->range = m->range;
     if (m->binding) {
         root->binding = m->binding.get();
         root->binding_scope = scope;
+        root->binding_lex = lex;
     }
     for (const ast::ElementModification& em : m->arguments) {
         // `p.v(start = 0)` is `p(v(start = 0))`.
@@ -473,7 +441,7 @@ ModPtr Flattener::to_mod(const ast::Modification* m, Instance* scope) {
             }
             node = child;
         }
-        ModPtr inner = to_mod(em.mod.get(), scope);
+        ModPtr inner = to_mod(em.mod.get(), scope, lex);
         if (inner) {
             ModPtr merged = merge(inner, node);
             *node = *merged;
@@ -502,12 +470,14 @@ void Flattener::instantiate(Instance& inst, ClassHit hit, ModPtr mod,
     order_.push_back(&inst);
     stack.push_back(hit.cls);
     add_elements(inst, hit, mod, stack, where);
+    add_conditional_components(inst, stack);
     stack.pop_back();
 }
 
 void Flattener::add_elements(Instance& inst, ClassHit hit, ModPtr mod,
                              std::vector<const ast::ClassDef*>& stack, SourceRange where) {
     const ast::ClassDef& cls = *hit.cls;
+    refuse_unsupported_in(cls);
     if (cls.external_clause)
         fail(rule::flatten_unsupported_construct, *cls.external_clause,
              fmt::format("'{}' has an external clause; external code is not supported", cls.name));
@@ -520,7 +490,9 @@ void Flattener::add_elements(Instance& inst, ClassHit hit, ModPtr mod,
         if (std::find(stack.begin(), stack.end(), base.cls) != stack.end())
             fail(rule::flatten_recursive_class, ext.range,
                  fmt::format("'{}' extends '{}', which extends it back", cls.name, base.cls->name));
-        ModPtr merged = merge(mod, to_mod(ext.mod.get(), &inst));
+        ModPtr ext_mod = to_mod(ext.mod.get(), &inst, hit.lex);
+        if (auto v = final_violation(mod, ext_mod)) refuse_final(inst.path, *v);
+        ModPtr merged = merge(mod, ext_mod);
         if (base.cls->is_short) {
             // extends of a short class: follow to its long definition.
             std::vector<const ast::ClassDef*> st2 = stack;
@@ -535,38 +507,45 @@ void Flattener::add_elements(Instance& inst, ClassHit hit, ModPtr mod,
         add_elements(inst, base, merged, stack, ext.range);
         stack.pop_back();
         // What the extends clause modifies must exist in the base class.
-        check_modifier_names(inst, to_mod(ext.mod.get(), &inst));
+        check_modifier_names(inst, to_mod(ext.mod.get(), &inst, hit.lex));
     }
     for (const ast::Element& el : cls.elements) {
         if (el.kind != ast::Element::Kind::Component) continue;
         const ast::ComponentClause& cc = *el.component;
-        for (const ast::ComponentDecl& d : cc.decls)
-            add_component(inst, hit.lex, cc, d, sub(mod, d.name), el.is_protected, stack);
+        for (const ast::ComponentDecl& d : cc.decls) {
+            if (d.condition)
+                deferred_[&inst].push_back({hit.lex, &cc, &d, sub(mod, d.name), el.is_protected});
+            else
+                add_component(inst, hit.lex, cc, d, sub(mod, d.name), el.is_protected, stack);
+        }
     }
     for (const ast::EquationSection& s : cls.equation_sections)
-        sections_[&inst].push_back({&inst, &s, nullptr});
+        sections_[&inst].push_back({&inst, &s, nullptr, hit.lex});
     for (const ast::AlgorithmSection& s : cls.algorithm_sections)
-        sections_[&inst].push_back({&inst, nullptr, &s});
+        sections_[&inst].push_back({&inst, nullptr, &s, hit.lex});
     (void)where;
 }
 
 void Flattener::add_component(Instance& inst, const LexScope* lex, const ast::ComponentClause& cc,
                               const ast::ComponentDecl& d, ModPtr outer, bool is_protected,
                               std::vector<const ast::ClassDef*>& stack) {
-    if (inst.members.count(d.name))
+    if (inst.members.count(d.name) || inst.absent.count(d.name))
         fail(rule::flatten_type_mismatch, d.name_range,
              fmt::format("'{}' is declared twice in '{}'", d.name, inst.cls->name));
-    if (d.condition)
-        fail(rule::flatten_unsupported_construct, d.condition->range,
-             fmt::format("conditional component '{}' is not supported", d.name));
     TypeInfo t = resolve_type(cc.type_name, lex, stack, cc.type_name.range);
     if (!t.builtin && (t.cls.cls->kind == ast::ClassKind::Function || t.cls.cls->kind == ast::ClassKind::Package))
         fail(rule::flatten_type_mismatch, cc.type_name.range,
              fmt::format("'{}' is a {}, not a type a component can have", cc.type_name.dotted(),
                          ast::class_kind_word(t.cls.cls->kind)));
-    ModPtr eff = merge(outer, merge(to_mod(d.mod.get(), &inst), t.mod));
+    ModPtr own = to_mod(d.mod.get(), &inst, lex);
+    if (cc.final && outer && (outer->binding || !outer->arg_order.empty()))
+        refuse_final(inst.qualify(d.name), FinalViolation{"", outer->range, d.range});
+    if (auto v = final_violation(outer, own)) refuse_final(inst.qualify(d.name), *v);
+    if (auto v = final_violation(merge(outer, own), t.mod)) refuse_final(inst.qualify(d.name), *v);
+    ModPtr eff = merge(outer, merge(own, t.mod));
     std::vector<long> dims;
     Ctx ctx{&inst, nullptr};
+    ctx.lex = lex;
     auto add_dims = [&](const std::vector<ast::ExprPtr>& ds) {
         for (const ast::ExprPtr& e : ds) {
             if (!e || e->kind == ast::ExprKind::Colon)
@@ -684,23 +663,125 @@ int Flattener::make_variable(Instance& inst, const std::string& name, const Type
     if (mod && mod->binding) {
         ps.binding = mod->binding;
         ps.scope = mod->binding_scope;
+        ps.lex = mod->binding_lex;
         ps.subscript = mod->binding_subscript;
         ps.range = mod->range;
         if (model_->variables[static_cast<std::size_t>(index)].variability != Variability::Constant &&
             model_->variables[static_cast<std::size_t>(index)].variability != Variability::Parameter)
-            bindings_.push_back({index, mod->binding, mod->binding_scope, mod->binding_subscript, mod->range});
+            bindings_.push_back(
+                {index, mod->binding, mod->binding_scope, mod->binding_subscript, mod->range, mod->binding_lex});
     }
     attributes_.push_back({index, mod, &d, &cc, &inst});
     return index;
 }
 
+void Flattener::refuse_unsupported_in(const ast::ClassDef& cls) {
+    if (!checked_classes_.insert(&cls).second) return;
+    const ast::StoredDefinition* def = lookup_.definition(cls.range.begin.file);
+    if (!def) return;
+    std::vector<const ast::UnsupportedUse*> uses = unsupported_in_class(*def, cls);
+    if (uses.empty()) return;
+    for (const ast::UnsupportedUse* u : uses)
+        sink_.report(rule::flatten_unsupported_construct, u->range,
+                     fmt::format("{} is not supported by modeaudit", u->what));
+    throw FlattenAbort{};
+}
+
+Instance* Flattener::package_instance(const ClassHit& pkg) {
+    auto it = package_instances_.find(pkg.cls);
+    if (it != package_instances_.end()) return it->second;
+    instances_.push_back(Instance{});
+    Instance& p = instances_.back();
+    p.path = lookup_.full_name(pkg.lex);
+    p.lex = pkg.lex;
+    p.cls = pkg.cls;
+    p.is_package = true;
+    package_instances_[pkg.cls] = &p;
+    return &p;
+}
+
+const Member& Flattener::package_member(const NameHit& hit, SourceRange use) {
+    if (!hit.clause->prefix.constant)
+        fail(rule::flatten_undefined_name, use,
+             fmt::format("'{}' is declared in '{}' but is not a constant; from outside a class only its "
+                         "constants can be used (Modelica 3.6, 5.3)",
+                         hit.decl->name, lookup_.full_name(hit.cls.lex)),
+             {fmt::format("declared at {}:{}", hit.decl->range.begin.line, hit.decl->range.begin.column)});
+    Instance* p = package_instance(hit.cls);
+    auto it = p->members.find(hit.decl->name);
+    if (it != p->members.end()) return it->second;
+    std::vector<const ast::ClassDef*> stack;
+    // The declaration's own text may hold refused constructs; the rest of the
+    // package is not used.
+    if (const ast::StoredDefinition* def = lookup_.definition(hit.decl->range.begin.file)) {
+        bool refused = false;
+        for (const ast::UnsupportedUse& u : def->unsupported)
+            if (u.range.begin.file == hit.decl->range.begin.file &&
+                u.range.begin.offset >= hit.clause->range.begin.offset &&
+                u.range.begin.offset < hit.clause->range.end.offset) {
+                sink_.report(rule::flatten_unsupported_construct, u.range,
+                             fmt::format("{} is not supported by modeaudit", u.what));
+                refused = true;
+            }
+        if (refused) throw FlattenAbort{};
+    }
+    add_component(*p, hit.cls.lex, *hit.clause, *hit.decl, nullptr, false, stack);
+    // Its attributes now when the pass over all variables has run already.
+    if (attributes_started_ && !in_attributes_) process_attributes();
+    return p->members.at(hit.decl->name);
+}
+
+void Flattener::add_conditional_components(Instance& inst, std::vector<const ast::ClassDef*>& stack) {
+    auto it = deferred_.find(&inst);
+    if (it == deferred_.end()) return;
+    std::vector<DeferredComponent> pending = std::move(it->second);
+    deferred_.erase(it);
+    for (const DeferredComponent& dc : pending) {
+        Ctx ctx{&inst, nullptr};
+        ctx.lex = dc.lex;
+        ConditionPtr c = fold(condition(*dc.decl->condition, ctx));
+        if (c->kind != Condition::Kind::Constant)
+            fail(rule::flatten_type_mismatch, dc.decl->condition->range,
+                 fmt::format("the condition of the conditional component '{}' must be a parameter expression "
+                             "known when flattening (Modelica 3.6, 4.4.5)",
+                             inst.qualify(dc.decl->name)));
+        if (c->value) {
+            add_component(inst, dc.lex, *dc.clause, *dc.decl, dc.mod, dc.is_protected, stack);
+        } else {
+            if (inst.members.count(dc.decl->name) || inst.absent.count(dc.decl->name))
+                fail(rule::flatten_type_mismatch, dc.decl->name_range,
+                     fmt::format("'{}' is declared twice in '{}'", dc.decl->name, inst.cls->name));
+            inst.absent.insert(dc.decl->name);
+        }
+    }
+}
+
+bool Flattener::through_absent(const ast::ComponentRef& ref, const Ctx& ctx) {
+    if (ref.global || !ctx.inst) return false;
+    const Instance* in = ctx.inst;
+    for (std::size_t i = 0; i < ref.parts.size() && in; ++i) {
+        const ast::NamePart& part = ref.parts[i];
+        if (in->absent.count(part.ident)) return true;
+        auto it = in->members.find(part.ident);
+        if (it == in->members.end()) return false;
+        const Member* m = &it->second;
+        // Subscripts do not change which class the elements have: follow the first element.
+        while (m->kind == Member::Kind::Array && !m->elements.empty()) m = &m->elements.front();
+        if (m->kind != Member::Kind::Object) return false;
+        in = m->object;
+    }
+    return false;
+}
+
 // =========================================================================== values
 
 ex Flattener::param_value(int v, SourceRange use) {
+    // Evaluating a binding may add variables (package constants): `var` is
+    // fetched again after each evaluation; params_ is a deque (stable).
     ParamState& ps = params_[static_cast<std::size_t>(v)];
-    FlatVariable& var = model_->variables[static_cast<std::size_t>(v)];
+    FlatVariable* var = &model_->variables[static_cast<std::size_t>(v)];
     if (ps.state == ParamState::State::Done) {
-        if (var.kept_symbolic || !ps.has_value) return model_->symbols.variable(v);
+        if (var->kept_symbolic || !ps.has_value) return model_->symbols.variable(v);
         return ps.value;
     }
     if (ps.state == ParamState::State::InProgress) {
@@ -709,53 +790,57 @@ ex Flattener::param_value(int v, SourceRange use) {
         auto from = std::find(param_stack_.begin(), param_stack_.end(), v);
         for (auto it = from; it != param_stack_.end(); ++it)
             cycle += model_->variables[static_cast<std::size_t>(*it)].name + " -> ";
-        cycle += var.name;
-        fail(rule::flatten_parameter_cycle, ps.range.valid() ? ps.range : var.range,
-             fmt::format("the value of '{}' depends on itself: {}", var.name, cycle),
+        cycle += var->name;
+        fail(rule::flatten_parameter_cycle, ps.range.valid() ? ps.range : var->range,
+             fmt::format("the value of '{}' depends on itself: {}", var->name, cycle),
              {fmt::format("used at {}:{}", use.begin.line, use.begin.column)});
     }
     ps.state = ParamState::State::InProgress;
     param_stack_.push_back(v);
-    if (ps.binding && var.type == BaseType::Boolean) {
+    if (ps.binding && var->type == BaseType::Boolean) {
         Ctx ctx{ps.scope, nullptr};
+        ctx.lex = ps.lex;
         ConditionPtr c = fold(condition(*ps.binding, ctx));
+        var = &model_->variables[static_cast<std::size_t>(v)];
         if (c->kind != Condition::Kind::Constant)
             fail(rule::flatten_type_mismatch, ps.range,
-                 fmt::format("the Boolean parameter '{}' must have a value known when flattening", var.name));
+                 fmt::format("the Boolean parameter '{}' must have a value known when flattening", var->name));
         ps.value = c->value ? 1 : 0;
         ps.has_value = true;
-        var.value = ps.value;
+        var->value = ps.value;
     } else if (ps.binding) {
         Ctx ctx{ps.scope, nullptr};
+        ctx.lex = ps.lex;
         Value val = value(*ps.binding, ctx);
+        var = &model_->variables[static_cast<std::size_t>(v)];
         for (long k : ps.subscript) {
             std::optional<Value> part = val.element(k);
             if (!part)
                 fail(rule::flatten_type_mismatch, ps.range,
-                     fmt::format("the binding of '{}' has shape {}, which does not fit the array", var.name,
+                     fmt::format("the binding of '{}' has shape {}, which does not fit the array", var->name,
                                  val.shape()));
             val = *part;
         }
         if (!val.is_scalar())
             fail(rule::flatten_type_mismatch, ps.range,
-                 fmt::format("'{}' is a scalar but its binding has shape {}", var.name, val.shape()));
+                 fmt::format("'{}' is a scalar but its binding has shape {}", var->name, val.shape()));
         ps.value = val.elems[0];
         ps.has_value = true;
-        var.value = ps.value;
-    } else if (var.variability == Variability::Parameter && var.start) {
-        ps.value = *var.start;  // Modelica: a parameter without binding uses its start value
+        var->value = ps.value;
+    } else if (var->variability == Variability::Parameter && var->start) {
+        ps.value = *var->start;  // Modelica: a parameter without binding uses its start value
         ps.has_value = true;
-        var.value = ps.value;
-    } else if (var.variability == Variability::Parameter) {
-        var.unknown_constant = true;
-        var.kept_symbolic = true;
+        var->value = ps.value;
+    } else if (var->variability == Variability::Parameter) {
+        var->unknown_constant = true;
+        var->kept_symbolic = true;
     } else {
-        fail(rule::flatten_type_mismatch, var.range,
-             fmt::format("constant '{}' has no value; give it a binding", var.name));
+        fail(rule::flatten_type_mismatch, var->range,
+             fmt::format("constant '{}' has no value; give it a binding", var->name));
     }
     ps.state = ParamState::State::Done;
     param_stack_.pop_back();
-    if (var.kept_symbolic || !ps.has_value) return model_->symbols.variable(v);
+    if (var->kept_symbolic || !ps.has_value) return model_->symbols.variable(v);
     return ps.value;
 }
 
@@ -799,29 +884,65 @@ Resolved Flattener::resolve(const ast::ComponentRef& ref, const Ctx& ctx) {
         auto it = where->members.find(first.ident);
         if (it != where->members.end()) cur = &it->second;
     }
-    if (!cur) {
+    if (!cur && !ref.global) {
         // A constant of an enclosing instance's class (packages are not instantiated).
         for (Instance* up = where ? where->parent : nullptr; up && !cur; up = up->parent) {
             auto it = up->members.find(first.ident);
             if (it != up->members.end() && it->second.prefix.constant) cur = &it->second;
         }
     }
+    if (!cur && where && !ref.global && where->absent.count(first.ident))
+        fail(rule::flatten_undefined_name, first.range,
+             fmt::format("'{}' is a conditional component whose condition is false, so it does not exist; "
+                         "it may be used only in connect equations (which are then dropped)",
+                         where->qualify(first.ident)));
+    std::string name = where ? where->qualify(first.ident) : first.ident;
+    std::size_t start = 0;  // the part `cur` stands for
     if (!cur) {
-        std::string what = first.ident == "time" ? "" : "";
+        // A package element: a constant (`Lib.Constants.pi`, or a constant
+        // of an enclosing class) or an enumeration literal (5.3).
+        std::optional<NameHit> hit = lookup_.lookup_element(ref, lex_of(ctx));
+        if (hit && hit->kind == NameHit::Kind::Literal) {
+            if (hit->parts != ref.parts.size() || !ref.parts[hit->parts - 1].subscripts.empty())
+                fail(rule::flatten_type_mismatch, ref.range,
+                     fmt::format("'{}': an enumeration literal has no components or subscripts", ref.dotted()));
+            r.local = Value::scalar(hit->literal);
+            r.name = ref.dotted();
+            return r;
+        }
+        if (hit && hit->kind == NameHit::Kind::Class)
+            fail(rule::flatten_type_mismatch, ref.range,
+                 fmt::format("'{}' is a class, not a value", ref.dotted()));
+        if (hit && hit->kind == NameHit::Kind::Component) {
+            for (std::size_t i = 0; i + 1 < hit->parts; ++i)
+                if (!ref.parts[i].subscripts.empty())
+                    fail(rule::flatten_type_mismatch, ref.parts[i].range,
+                         fmt::format("'{}' is a class; it takes no subscripts", ref.parts[i].ident));
+            cur = &package_member(*hit, ref.range);
+            start = hit->parts - 1;
+            name = lookup_.full_name(hit->cls.lex) + "." + hit->decl->name;
+        }
+    }
+    if (!cur) {
+        std::vector<std::string> notes = lookup_.unreachable_notes(ref);
         fail(rule::flatten_undefined_name, first.range,
              fmt::format("'{}' is not declared{}", ref.dotted(),
-                         where && !where->path.empty() ? fmt::format(" in '{}'", where->path) : std::string()));
+                         where && !where->path.empty() ? fmt::format(" in '{}'", where->path) : std::string()),
+             notes);
     }
-    std::string name = where ? where->qualify(first.ident) : first.ident;
     // Apply subscripts and descend through parts.
-    std::vector<Member> owned;  // for slices
-    for (std::size_t i = 0; i < ref.parts.size(); ++i) {
+    for (std::size_t i = start; i < ref.parts.size(); ++i) {
         const ast::NamePart& part = ref.parts[i];
-        if (i > 0) {
+        if (i > start) {
             if (cur->kind != Member::Kind::Object)
                 fail(rule::flatten_undefined_name, part.range,
                      fmt::format("'{}' has no component '{}'", name, part.ident));
             auto it = cur->object->members.find(part.ident);
+            if (it == cur->object->members.end() && cur->object->absent.count(part.ident))
+                fail(rule::flatten_undefined_name, part.range,
+                     fmt::format("'{}.{}' is a conditional component whose condition is false, so it does not "
+                                 "exist; it may be used only in connect equations (which are then dropped)",
+                                 name, part.ident));
             if (it == cur->object->members.end())
                 fail(rule::flatten_undefined_name, part.range,
                      fmt::format("'{}' has no component '{}'", name, part.ident));
@@ -1291,6 +1412,11 @@ Value Flattener::call_value(const ast::Expr& e, const Ctx& ctx) {
     if (fname == "floor") return map1([](const ex& x) { return ma_floor(x); });
     if (fname == "ceil") return map1([](const ex& x) { return ma_ceil(x); });
     if (fname == "integer") return map1([](const ex& x) { return ma_floor(x); });
+    if (fname == "Integer") {
+        // Integer(e) of an enumeration value: its position, the value it already has here.
+        nargs(1, 1);
+        return value(arg(0), ctx);
+    }
     auto two = [&](const std::function<ex(const ex&, const ex&)>& f) {
         nargs(2, 2);
         Value a = value(arg(0), ctx), b = value(arg(1), ctx);
@@ -1392,7 +1518,7 @@ Value Flattener::call_value(const ast::Expr& e, const Ctx& ctx) {
         fail(rule::flatten_unsupported_construct, e.range,
              fmt::format("{}() is not supported in this context", fname));
     // A user function.
-    const LexScope* from = ctx.inst && ctx.inst->lex ? ctx.inst->lex : top_scope();
+    const LexScope* from = lex_of(ctx);
     ClassHit fn = lookup_class(e.ref, from);
     if (fn.cls->kind != ast::ClassKind::Function)
         fail(rule::flatten_unsupported_construct, e.range,
@@ -1408,6 +1534,7 @@ Value Flattener::inline_function(const ClassHit& fn, const ast::Expr& call, cons
              fmt::format("recursive function '{}' cannot be inlined", f.name));
     if (function_stack_.size() > 32)
         fail(rule::flatten_unsupported_construct, call.range, "functions nested too deeply to inline");
+    refuse_unsupported_in(f);
     if (f.external_clause)
         fail(rule::flatten_unsupported_construct, call.range,
              fmt::format("'{}' is an external function; external code is not supported", f.name));
@@ -1452,6 +1579,7 @@ Value Flattener::inline_function(const ClassHit& fn, const ast::Expr& call, cons
     function_stack_.push_back(&f);
     Ctx fctx;
     fctx.locals = &locals;
+    fctx.lex = fn.lex;
     for (const std::string& in : inputs) {
         if (locals.count(in)) continue;
         const ast::ComponentDecl* d = decls[in];
@@ -1546,7 +1674,8 @@ ConditionPtr Flattener::condition(const ast::Expr& e, const Ctx& ctx) {
                 auto n = numeric_value(val);
                 if (!n)
                     fail(rule::flatten_unsupported_construct, e.range,
-                         fmt::format("Boolean parameter '{}' without a value", var.name));
+                         fmt::format("Boolean parameter '{}' without a value",
+                                     model_->variables[static_cast<std::size_t>(v)].name));
                 auto c = make(K::Constant);
                 c->value = !n->is_zero();
                 return c;
@@ -2122,10 +2251,11 @@ void Flattener::when_clause(const std::vector<ast::Branch<ast::Equation>>* eqb,
     }
 }
 
-void Flattener::algorithm(const ast::AlgorithmSection& sec, Instance* inst) {
+void Flattener::algorithm(const ast::AlgorithmSection& sec, Instance* inst, const LexScope* lex) {
     // Sequential assignments to continuous variables become equations, each
     // variable defined by its final value (earlier assignments substituted).
     Ctx ctx{inst, nullptr};
+    ctx.lex = lex;
     std::map<int, ex> assigned;
     std::vector<int> assigned_order;
     std::vector<SourceRange> where;
@@ -2199,6 +2329,10 @@ void Flattener::algorithm(const ast::AlgorithmSection& sec, Instance* inst) {
 void Flattener::connect(const ast::Equation& eq, const EqCtx& ec) {
     ConnectRecord rec;
     rec.range = eq.range;
+    // A connect equation with a side in an absent conditional component is
+    // removed (Modelica 3.6, 4.4.5).
+    for (const ast::Expr* e : {eq.lhs.get(), eq.rhs.get()})
+        if (e && e->kind == ast::ExprKind::Ref && through_absent(e->ref, ec.ctx)) return;
     auto side = [&](const ast::Expr& e, ConnectorRef& out) {
         if (e.kind != ast::ExprKind::Ref)
             fail(rule::flatten_type_mismatch, e.range, "connect() takes two connectors");
@@ -2222,14 +2356,31 @@ void Flattener::connect(const ast::Equation& eq, const EqCtx& ec) {
 // =========================================================================== finishing
 
 void Flattener::finish_attributes() {
-    for (const PendingAttributes& pa : attributes_) {
-        FlatVariable& var = model_->variables[static_cast<std::size_t>(pa.variable)];
+    process_attributes();
+    // Parameter values now (attributes first: a parameter without binding uses start).
+    for (std::size_t v = 0; v < model_->variables.size(); ++v) {
+        FlatVariable& var = model_->variables[v];
+        if (var.variability == Variability::Parameter || var.variability == Variability::Constant)
+            param_value(static_cast<int>(v), var.range);
+    }
+}
+
+void Flattener::process_attributes() {
+    attributes_started_ = true;
+    in_attributes_ = true;
+    // By index: evaluating an attribute may add package constants (and their attributes).
+    for (; attributes_done_ < attributes_.size(); ++attributes_done_) {
+        const PendingAttributes pa = attributes_[attributes_done_];
+        // Re-fetched at each use: evaluating an attribute may add package
+        // constants to model_->variables.
+        auto V = [this, idx = static_cast<std::size_t>(pa.variable)]() -> FlatVariable& { return model_->variables[idx]; };
         Ctx ctx{pa.inst, nullptr};
         auto attr_value = [&](const char* name) -> std::optional<ex> {
             ModPtr m = sub(pa.mod, name);
             if (!m || !m->binding) return std::nullopt;
             Ctx c2{m->binding_scope ? m->binding_scope : pa.inst, nullptr};
-            if (var.type == BaseType::Boolean && std::string(name) == "start") {
+            c2.lex = m->binding_lex;
+            if (V().type == BaseType::Boolean && std::string(name) == "start") {
                 ConditionPtr c = fold(condition(*m->binding, c2));
                 if (c->kind != Condition::Kind::Constant)
                     fail(rule::flatten_type_mismatch, m->range, "the start value of a Boolean must be constant");
@@ -2240,12 +2391,12 @@ void Flattener::finish_attributes() {
                 std::optional<Value> part = v.element(k);
                 if (!part)
                     fail(rule::flatten_type_mismatch, m->range,
-                         fmt::format("attribute {} of '{}' does not fit the array", name, var.name));
+                         fmt::format("attribute {} of '{}' does not fit the array", name, V().name));
                 v = *part;
             }
             if (!v.is_scalar())
                 fail(rule::flatten_type_mismatch, m->range,
-                     fmt::format("attribute {} of '{}' has shape {}; use each", name, var.name, v.shape()));
+                     fmt::format("attribute {} of '{}' has shape {}; use each", name, V().name, v.shape()));
             return v.elems[0];
         };
         if (pa.mod) {
@@ -2254,26 +2405,28 @@ void Flattener::finish_attributes() {
             for (const std::string& a : pa.mod->arg_order)
                 if (!known.count(a))
                     fail(rule::flatten_undefined_name, pa.mod->args.at(a)->range,
-                         fmt::format("'{}' has no attribute or component '{}'", var.name, a));
-            var.start = attr_value("start");
+                         fmt::format("'{}' has no attribute or component '{}'", V().name, a));
+            V().start = attr_value("start");
             if (ModPtr f = sub(pa.mod, "fixed"); f && f->binding) {
-                ConditionPtr c = fold(condition(*f->binding, Ctx{f->binding_scope ? f->binding_scope : pa.inst, nullptr}));
+                Ctx fc{f->binding_scope ? f->binding_scope : pa.inst, nullptr};
+                fc.lex = f->binding_lex;
+                ConditionPtr c = fold(condition(*f->binding, fc));
                 if (c->kind != Condition::Kind::Constant)
                     fail(rule::flatten_type_mismatch, f->range, "fixed must be a constant Boolean");
-                var.fixed = c->value;
+                V().fixed = c->value;
             } else {
-                var.fixed = var.variability == Variability::Parameter || var.variability == Variability::Constant;
+                V().fixed = V().variability == Variability::Parameter || V().variability == Variability::Constant;
             }
-            var.min = attr_value("min");
-            var.max = attr_value("max");
-            var.nominal = attr_value("nominal");
+            V().min = attr_value("min");
+            V().max = attr_value("max");
+            V().nominal = attr_value("nominal");
             for (const char* attr : {"unit", "quantity", "displayUnit"}) {
                 ModPtr u = sub(pa.mod, attr);
                 if (!u || !u->binding) continue;
                 if (u->binding->kind != ast::ExprKind::String)
                     fail(rule::flatten_type_mismatch, u->binding->range,
-                         fmt::format("the attribute {} of '{}' takes a string, e.g. {} = \"m\"", attr, var.name, attr));
-                if (std::string(attr) == "unit") var.unit = u->binding->text;
+                         fmt::format("the attribute {} of '{}' takes a string, e.g. {} = \"m\"", attr, V().name, attr));
+                if (std::string(attr) == "unit") V().unit = u->binding->text;
             }
         }
         // Component annotations: Evaluate = false; __ModeAudit(...).
@@ -2281,8 +2434,8 @@ void Flattener::finish_attributes() {
             for (const ast::ElementModification& em : pa.decl->annotation->arguments) {
                 std::string n = em.name.dotted();
                 if (n == "Evaluate" && em.mod && em.mod->binding && em.mod->binding->kind == ast::ExprKind::Boolean &&
-                    !em.mod->binding->boolean && var.variability == Variability::Parameter)
-                    var.kept_symbolic = true;
+                    !em.mod->binding->boolean && V().variability == Variability::Parameter)
+                    V().kept_symbolic = true;
                 if (n != "__ModeAudit" || !em.mod) continue;
                 InvariantDecl inv;
                 inv.range = em.range;
@@ -2314,20 +2467,15 @@ void Flattener::finish_attributes() {
                              fmt::format("unknown __ModeAudit argument '{}' (rate, atEvents, modes, suppress)", an));
                     }
                 }
-                if (any) var.invariant = inv;
+                if (any) V().invariant = inv;
             }
-            var.suppress = suppressions(pa.decl->annotation.get(), ctx);
-            if (!var.suppress.empty() &&
+            V().suppress = suppressions(pa.decl->annotation.get(), ctx);
+            if (!V().suppress.empty() &&
                 (model_->suppressions.empty() || !(model_->suppressions.back().range == pa.decl->range)))
-                model_->suppressions.push_back({pa.decl->range, var.suppress});
+                model_->suppressions.push_back({pa.decl->range, V().suppress});
         }
     }
-    // Parameter values now (attributes first: a parameter without binding uses start).
-    for (std::size_t v = 0; v < model_->variables.size(); ++v) {
-        FlatVariable& var = model_->variables[v];
-        if (var.variability == Variability::Parameter || var.variability == Variability::Constant)
-            param_value(static_cast<int>(v), var.range);
-    }
+    in_attributes_ = false;
 }
 
 void Flattener::finish_bindings() {
@@ -2340,9 +2488,10 @@ void Flattener::finish_bindings() {
             var.exogenous = true;
     }
     for (const PendingBinding& b : bindings_) {
-        FlatVariable& var = model_->variables[static_cast<std::size_t>(b.variable)];
+        auto V = [this, idx = static_cast<std::size_t>(b.variable)]() -> FlatVariable& { return model_->variables[idx]; };
         Ctx ctx{b.scope, nullptr};
-        if (var.type == BaseType::Boolean) {
+        ctx.lex = b.lex;
+        if (V().type == BaseType::Boolean) {
             RelationDefinition rd;
             rd.variable = b.variable;
             rd.condition = fold(condition(*b.expr, ctx));
@@ -2350,25 +2499,25 @@ void Flattener::finish_bindings() {
             model_->relation_definitions.push_back(rd);
             continue;
         }
-        if (var.variability == Variability::Discrete && var.type == BaseType::Integer && b.subscript.empty()) {
+        if (V().variability == Variability::Discrete && V().type == BaseType::Integer && b.subscript.empty()) {
             define_integer(b.variable, *b.expr, ctx, b.range);
             continue;
         }
-        if (var.variability == Variability::Discrete)
+        if (V().variability == Variability::Discrete)
             fail(rule::flatten_unsupported_construct, b.range,
-                 fmt::format("binding of the discrete variable '{}' outside when", var.name));
+                 fmt::format("binding of the discrete variable '{}' outside when", V().name));
         Value v = value(*b.expr, ctx);
         for (long k : b.subscript) {
             std::optional<Value> part = v.element(k);
             if (!part)
                 fail(rule::flatten_type_mismatch, b.range,
-                     fmt::format("the binding of '{}' does not fit the array", var.name));
+                     fmt::format("the binding of '{}' does not fit the array", V().name));
             v = *part;
         }
         EqCtx ec;
         ec.ctx = ctx;
         add_equation(Value::scalar(model_->symbols.variable(b.variable)), v, nullptr, b.range, ec,
-                     "binding of " + var.name);
+                     "binding of " + V().name);
     }
 }
 
@@ -2398,10 +2547,11 @@ void Flattener::walk_sections(Instance* inst) {
             if (ps.eqs) {
                 EqCtx ec;
                 ec.ctx = Ctx{inst, nullptr};
+                ec.ctx.lex = ps.lex;
                 ec.initial = ps.eqs->initial;
                 equations(ps.eqs->equations, ec);
             } else {
-                algorithm(*ps.alg, inst);
+                algorithm(*ps.alg, inst, ps.lex);
             }
         }
     }
@@ -2414,47 +2564,45 @@ void Flattener::walk_sections(Instance* inst) {
 }
 
 std::unique_ptr<FlatModel> Flattener::run() {
-    // 1. What the parser saw but the subset refuses.
+    // 1. What the parser saw outside every class and the subset refuses;
+    //    constructs inside classes are refused when the model uses the class.
     bool refused = false;
-    for (const ast::UnsupportedUse& u : tree_.unsupported) {
-        sink_.report(rule::flatten_unsupported_construct, u.range,
-                     fmt::format("{} is not supported by modeaudit", u.what));
+    for (const ast::UnsupportedUse* u : unsupported_outside_classes(tree_)) {
+        sink_.report(rule::flatten_unsupported_construct, u->range,
+                     fmt::format("{} is not supported by modeaudit", u->what));
         refused = true;
     }
     if (refused) return nullptr;
 
-    // 2. The model class.
-    const ast::ClassDef* chosen = nullptr;
+    // 2. The model class: --model NAME (or a class-name argument), looked up
+    //    in the file and then the libraries; else the file's last model.
+    ClassHit chosen_hit;
     if (!options_.model_name.empty()) {
-        ast::ComponentRef ref;
-        std::string n = options_.model_name;
-        std::size_t pos = 0;
-        while (true) {
-            std::size_t dot = n.find('.', pos);
-            ref.parts.push_back(ast::NamePart{n.substr(pos, dot == std::string::npos ? std::string::npos : dot - pos), {}, {}});
-            if (dot == std::string::npos) break;
-            pos = dot + 1;
-        }
-        std::optional<ClassHit> hit;
-        try {
-            hit = lookup_class(ref, top_scope());
-        } catch (const FlattenAbort&) {
+        // The file's own classes first, then the libraries.
+        const std::string& name = options_.model_name;
+        std::optional<ClassHit> hit = lookup_.find_in_file(name);
+        if (!hit) hit = lookup_.lookup_full_name(name);
+        if (!hit) {
             sink_.report(rule::flatten_undefined_name, {},
-                         fmt::format("--model {}: no such class in the file", options_.model_name));
-            throw;
+                         fmt::format("--model {}: no such class in the file or the libraries (--library, "
+                                     "MODELICAPATH)",
+                                     options_.model_name));
+            return nullptr;
         }
-        chosen = hit->cls;
+        chosen_hit = *hit;
     } else {
         for (const auto& c : tree_.classes)
             if (c->kind == ast::ClassKind::Model || c->kind == ast::ClassKind::Block ||
                 c->kind == ast::ClassKind::Class)
-                chosen = c.get();
-        if (!chosen) {
+                chosen_hit.cls = c.get();
+        if (!chosen_hit.cls) {
             sink_.report(rule::flatten_undefined_name, {},
                          "the file has no top-level model, block or class to audit; use --model NAME");
             return nullptr;
         }
+        chosen_hit.lex = lookup_.scope_in_file(chosen_hit.cls);
     }
+    const ast::ClassDef* chosen = chosen_hit.cls;
     if (chosen->partial)
         fail(rule::flatten_type_mismatch, chosen->name_range,
              fmt::format("'{}' is partial; audit a model that extends it", chosen->name));
@@ -2468,23 +2616,8 @@ std::unique_ptr<FlatModel> Flattener::run() {
     model_->name = chosen->name;
     model_->description = chosen->description;
     model_->range = chosen->range;
-
-    // Find the chosen class's lexical scope.
-    const LexScope* lex = nullptr;
-    std::function<bool(const ast::ClassDef*, const LexScope*)> locate = [&](const ast::ClassDef* c,
-                                                                           const LexScope* parent) {
-        const LexScope* s = scope_for(c, parent);
-        if (c == chosen) {
-            lex = s;
-            return true;
-        }
-        for (const ast::Element& el : c->elements)
-            if (el.kind == ast::Element::Kind::Class && locate(el.class_def.get(), s)) return true;
-        return false;
-    };
-    for (const auto& c : tree_.classes)
-        if (locate(c.get(), top_scope())) break;
-    MODEAUDIT_ASSERT(lex, "chosen class not found in the tree");
+    const LexScope* lex = chosen_hit.lex;
+    MODEAUDIT_ASSERT(lex, "chosen class has no scope");
 
     instances_.push_back(Instance{});
     Instance& top = instances_.back();
@@ -2506,8 +2639,9 @@ std::unique_ptr<FlatModel> Flattener::run() {
 }  // namespace
 
 std::unique_ptr<FlatModel> flatten(const ast::StoredDefinition& tree, const SourceManager& sources,
-                                   DiagnosticSink& sink, const FlattenOptions& options) {
-    Flattener f(tree, sources, sink, options);
+                                   DiagnosticSink& sink, const FlattenOptions& options,
+                                   library::ClassLoader* loader) {
+    Flattener f(tree, sources, sink, options, loader);
     try {
         return f.run();
     } catch (const FlattenAbort&) {

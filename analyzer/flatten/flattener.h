@@ -16,21 +16,25 @@
 
 #include "common/diagnostics.h"
 #include "flatten/flat_model.h"
+#include "library/class_loader.h"
 #include "parse/ast.h"
 
 namespace modeaudit {
 
 struct FlattenOptions {
-    std::string model_name;               // empty: the last top-level model
+    std::string model_name;               // empty: the last top-level model; a full name
+                                          // ("Lib.Examples.M") may name a library class
     std::size_t max_array_size = 1000000;  // elements of one array
     std::size_t max_instance_depth = 64;   // nesting of component instances
     std::size_t max_variables = 2000000;
 };
 
 // Returns null when the model cannot be flattened (the reasons are in the sink
-// as input errors).
+// as input errors). Classes the file does not define are looked up in the
+// libraries of `loader` (null: none), loaded as lookup reaches them.
 std::unique_ptr<FlatModel> flatten(const ast::StoredDefinition& tree, const SourceManager& sources,
-                                   DiagnosticSink& sink, const FlattenOptions& options = {});
+                                   DiagnosticSink& sink, const FlattenOptions& options = {},
+                                   library::ClassLoader* loader = nullptr);
 
 // Canonical, deterministic text of the flat model for `--dump-after=flatten`.
 void dump_flat(const FlatModel& flat, std::ostream& out);

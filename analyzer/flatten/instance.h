@@ -11,6 +11,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,7 @@ struct ModNode {
     std::vector<std::string> arg_order;     // first-seen order, for determinism
     const ast::Expr* binding = nullptr;
     Instance* binding_scope = nullptr;
+    const LexScope* binding_lex = nullptr;  // the class it is written in (null: binding_scope's class)
     std::vector<long> binding_subscript;    // pick an element of an array binding
     bool each = false;
     bool final = false;
@@ -62,7 +64,9 @@ struct Instance {
     const ast::ClassDef* cls = nullptr;
     Instance* parent = nullptr;
     bool is_connector = false;
+    bool is_package = false;           // holds the constants of a class used from outside it
     std::map<std::string, Member> members;
+    std::set<std::string> absent;      // conditional components whose condition is false
     std::vector<std::string> member_order;
     int depth = 0;
 

@@ -5,10 +5,12 @@
 // enough that every construct of the subset (../shared/design/input-language.md)
 // has a node, and carries a SourceRange on every node so that later stages can
 // point back at the user's text. Constructs that the grammar has but the
-// subset refuses (`external`, `redeclare`, `while`, enumerations, ...) are
+// subset refuses (`external`, `redeclare`, `while`, `enumeration(:)`, ...) are
 // parsed where cheap and recorded in StoredDefinition::unsupported, so that
 // the flattener names them in one `flatten-unsupported-construct` finding
-// each instead of the parser failing with a confusing syntax error.
+// each, when the model uses the class they are written in
+// (flatten/unsupported_uses.h), instead of the parser failing with a
+// confusing syntax error.
 //
 // The tree is plain data, built once by the parser and then only read.
 #pragma once
@@ -266,7 +268,7 @@ struct ClassDef {
     ComponentRef short_base;
     std::vector<ExprPtr> short_dims;
     ModificationPtr short_mod;
-    // `type E = enumeration(a, b);` (unsupported later; literal names kept)
+    // `type E = enumeration(a, b);`: literals in order (an Integer 1..n when flattening)
     bool is_enumeration = false;
     std::vector<std::string> enumeration_literals;
 

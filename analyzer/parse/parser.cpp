@@ -591,7 +591,8 @@ private:
                 } while (accept(TK::Comma));
             }
             expect_close(TK::RParen, open, "the enumeration");
-            unsupported("enumeration type", from(begin));
+            if (c.enumeration_literals.empty())  // `enumeration(:)`: literals given elsewhere
+                unsupported("enumeration(:)", from(begin));
         } else {
             c.short_prefix = type_prefix();
             if (!at(TK::Ident) && !at(TK::Dot))

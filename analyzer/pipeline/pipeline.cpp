@@ -19,6 +19,10 @@ namespace modeaudit {
 namespace {
 
 StageOutcome run_parse(PipelineState& s, const RunOptions& o) {
+    if (s.file == 0) {  // the model is a library class named on the command line
+        s.tree = std::make_unique<ast::StoredDefinition>();
+        return StageOutcome::Ok;
+    }
     s.tree = parse_file(s.sources, s.file, s.sink, o.parse);
     return s.sink.has_input_errors() ? StageOutcome::InputError : StageOutcome::Ok;
 }
@@ -26,7 +30,8 @@ void dump_parse(const PipelineState& s, std::ostream& out) { ast::dump(*s.tree, 
 
 StageOutcome run_flatten(PipelineState& s, const RunOptions& o) {
     std::size_t from = s.sink.size();
-    s.flat = flatten(*s.tree, s.sources, s.sink, o.flatten);
+    s.loader = std::make_unique<library::ClassLoader>(s.sources, s.sink, o.libraries, o.parse);
+    s.flat = flatten(*s.tree, s.sources, s.sink, o.flatten, s.loader.get());
     if (!s.flat || s.sink.has_input_errors()) return StageOutcome::InputError;
     apply_suppressions(*s.flat, s.sink, from);  // findings made while flattening (notes)
     run_flatten_checks(*s.flat, s.sink);

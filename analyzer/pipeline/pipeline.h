@@ -23,6 +23,8 @@
 #include "flatten/flat_model.h"
 #include "flatten/expression_limits.h"
 #include "flatten/flattener.h"
+#include "library/class_loader.h"
+#include "library/library_path.h"
 #include "modes/modes.h"
 #include "parse/ast.h"
 #include "parse/parser.h"
@@ -37,6 +39,7 @@ namespace modeaudit {
 
 struct RunOptions {
     ParseLimits parse;
+    library::LibraryPath libraries;  // --library and MODELICAPATH (library/library_path.h)
     FlattenOptions flatten;
     ModeLimits modes;
     StructureOptions structure;
@@ -52,8 +55,9 @@ struct RunOptions {
 struct PipelineState {
     SourceManager sources;
     DiagnosticSink sink;
-    std::uint32_t file = 0;
+    std::uint32_t file = 0;                       // 0: no model file (the model is a library class)
     std::unique_ptr<ast::StoredDefinition> tree;  // parse
+    std::unique_ptr<library::ClassLoader> loader; // flatten: the library files it read
     std::unique_ptr<FlatModel> flat;              // flatten
     std::unique_ptr<ModeSet> modes;               // modes
     std::unique_ptr<StructureResult> structure;   // structure

@@ -88,6 +88,8 @@ CorpusExpectations read_expectations(std::string_view text) {
             ex.model = std::string(value);
         } else if (key == "stage") {
             ex.stage = std::string(value);
+        } else if (key == "library") {
+            ex.libraries.emplace_back(value);
         } else if (key == "pending") {
             std::string id(value.substr(0, value.find(' ')));
             if (find_rule(id))

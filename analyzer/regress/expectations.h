@@ -3,6 +3,7 @@
 //   // status: flawed                  good | flawed
 //   // model: CupAndBall               optional: the class to audit
 //   // stage: modes                    optional: compare up to this stage
+//   // library: ../libraries/Circuits  optional, repeatable: as --library, relative to the model's folder
 //   // expect: parse-syntax-error at 4:12 "expected ';'"
 //   // expect: flatten-restart-constraint at 9:5
 //
@@ -40,6 +41,7 @@ struct CorpusExpectations {
     std::string status;   // "good" or "flawed"
     std::string model;    // --model
     std::string stage;    // compare up to this stage; empty: as far as `check` goes
+    std::vector<std::string> libraries;  // `// library: DIR` (relative to the model's folder), as --library
     std::vector<ExpectedDiagnostic> diagnostics;
     std::vector<std::string> pending;        // rule ids of stages not built yet
     std::vector<std::string> header_errors;  // malformed expectation lines

@@ -67,6 +67,13 @@ ModelOutcome regress_one(const std::string& path) {
     }
     RunOptions options;
     options.flatten.model_name = ex.model;
+    std::vector<std::string> libraries;
+    for (const std::string& l : ex.libraries)
+        libraries.push_back((std::filesystem::path(path).parent_path() / l).lexically_normal().string());
+    std::vector<std::string> problems;
+    options.libraries = library::make_library_path(libraries, nullptr, problems);
+    for (const std::string& p : problems) o.mismatches.push_back("bad library header: " + p);
+    if (!problems.empty()) return o;
     PipelineResult result = run_pipeline(state, options, stage);
     o.compared_through = result.last_stage;
     if (result.stopped_on_input_error) {

@@ -5,6 +5,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "pipeline/pipeline.h"
 
@@ -19,6 +20,17 @@ struct FrontEnd {
         state.file = state.sources.add("test.mo", text);
         RunOptions options;
         options.flatten.model_name = model;
+        result = run_pipeline(state, options, until);
+    }
+    // As above, with libraries (--library entries; MODELICAPATH is not read).
+    // An empty text runs without a model file: `model` names a library class.
+    FrontEnd(const std::string& text, const std::vector<std::string>& libraries, std::string_view until,
+             const std::string& model) {
+        if (!text.empty()) state.file = state.sources.add("test.mo", text);
+        RunOptions options;
+        options.flatten.model_name = model;
+        std::vector<std::string> problems;
+        options.libraries = library::make_library_path(libraries, nullptr, problems);
         result = run_pipeline(state, options, until);
     }
     static std::unique_ptr<FrontEnd> from_file(const std::string& path, std::string_view until = "modes");

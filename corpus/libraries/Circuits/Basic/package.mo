@@ -1,0 +1,4 @@
+within Circuits;
+package Basic "Basic components"
+  import Circuits.Interfaces.*;
+end Basic;

@@ -1,0 +1,4 @@
+within Circuits;
+package Examples "Example circuits"
+  extends Circuits.Icons.ExamplesPackage;
+end Examples;

@@ -1,0 +1,2 @@
+within Circuits.Interfaces;
+connector NegativePin = Pin "negative pin";

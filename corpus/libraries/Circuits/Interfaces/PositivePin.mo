@@ -1,0 +1,2 @@
+within Circuits.Interfaces;
+connector PositivePin = Pin "positive pin";

@@ -1,0 +1,3 @@
+within Circuits;
+package Interfaces "Connectors and partial models"
+end Interfaces;
