@@ -17,6 +17,7 @@
 #include "common/files.h"
 #include "common/json_output.h"
 #include "common/rules.h"
+#include "common/terminal_text.h"
 #include "common/version.h"
 #include "pipeline/pipeline.h"
 #include "regress/runner.h"
@@ -27,7 +28,7 @@ namespace modeaudit::cli {
 
 namespace {
 
-void print_error(const std::string& message) { std::cerr << "modeaudit: error: " << message << "\n"; }
+void print_error(const std::string& message) { std::cerr << "modeaudit: error: " << terminal_safe(message) << "\n"; }
 
 
 // The stage `check` runs to: the static audit ends with verification. Until
@@ -57,16 +58,11 @@ std::vector<std::string> unbuilt_check_stages() {
 
 // Loads the model file into the state; reports and returns false when it
 // cannot be read.
-bool load_model(PipelineState& state, const std::string& path) {
+bool load_model(PipelineState& state, const std::string& path, const LimitArgs& limits) {
     std::string error;
-    if (path != "-" && std::filesystem::is_directory(path)) {
-        print_error(fmt::format("'{}' is a directory; give a .mo file [parse-unreadable-file]", path));
-        return false;
-    }
-    auto id = state.sources.load(path, error);
+    auto id = state.sources.load(path, error, limits.max_input_mib << 20);
     if (!id) {
-        print_error(fmt::format("cannot read '{}': {}; check the path [parse-unreadable-file]", path,
-                                error));
+        print_error(fmt::format("cannot read '{}': {}; check the path [parse-unreadable-file]", path, error));
         return false;
     }
     state.file = *id;
@@ -90,7 +86,7 @@ std::string render_text_diagnostics(const PipelineState& state) {
     for (const Diagnostic& d : state.sink.all()) out += format_diagnostic(d, state.sources);
     if (state.sink.dropped())
         out += fmt::format("modeaudit: note: {} more diagnostics not shown\n", state.sink.dropped());
-    return out;
+    return terminal_safe(out);  // the model's names and strings may hold escape sequences
 }
 
 // ---- detail for the review report (extra fields; the contract allows them) ----
@@ -379,7 +375,7 @@ std::string render_json(const PipelineState& state, const PipelineResult& result
     if (!result.not_implemented.empty()) j["not_implemented"] = result.not_implemented;
     std::vector<std::string> unbuilt = unbuilt_check_stages();
     if (!unbuilt.empty()) j["not_checked"] = unbuilt;
-    return j.dump(2) + "\n";
+    return j.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
 }
 
 int exit_code_for(const PipelineState& state, const PipelineResult& result, bool complete_request) {
@@ -426,7 +422,7 @@ int run_check(const CheckArgs& args) {
     }
 
     PipelineState state;
-    if (!load_model(state, args.model_file)) return kCannotRun;
+    if (!load_model(state, args.model_file, args.limits)) return kCannotRun;
     RunOptions options;
     options.flatten.model_name = args.model_name;
     options.progress = !args.no_progress;
@@ -449,13 +445,13 @@ int run_check(const CheckArgs& args) {
     if (dump_stage && result.last_stage == dump_stage->name && args.format == "text") {
         std::ostringstream dump;
         dump_stage->dump(state, dump);
-        out += dump.str();
+        out += terminal_safe(dump.str());
     }
     if (args.output.empty()) {
         std::cout << out;
         std::cout.flush();
-    } else if (!write_file_atomically(args.output, out)) {
-        print_error(fmt::format("cannot write '{}'", args.output));
+    } else if (std::string why; !write_file_atomically(args.output, out, &why)) {
+        print_error(fmt::format("cannot write the output: {}", why));
         return kCannotRun;
     }
     if (args.time_stages) print_timings(result);
@@ -569,6 +565,17 @@ Json simulation_to_json(const PipelineState& state, double stop_time) {
     return j;
 }
 
+// A CSV header field per RFC 4180: quoted (with "" for a quote) when it
+// holds a comma, a quote or a space; control characters are written as
+// \xNN first, so that the header stays one line.
+std::string csv_field(const std::string& name) {
+    std::string safe = terminal_safe(name);
+    if (safe.find_first_of(",\" ") == std::string::npos) return safe;
+    std::string out = "\"";
+    for (char c : safe) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return out + "\"";
+}
+
 // The trajectories as CSV: time, then the states that every segment has
 // (in the first segment's order), so that each row is complete.
 std::string trajectories_csv(const SimulationResult& r) {
@@ -581,7 +588,7 @@ std::string trajectories_csv(const SimulationResult& r) {
             if (everywhere) names.push_back(n);
         }
     std::string out = "time";
-    for (const std::string& n : names) out += "," + n;
+    for (const std::string& n : names) out += "," + csv_field(n);
     out += "\n";
     for (const Sample& s : r.samples) {
         const SegmentRecord& sg = r.segments[s.segment];
@@ -622,7 +629,7 @@ int run_simulate(const SimulateArgs& args) {
         return kCannotRun;
     }
     PipelineState state;
-    if (!load_model(state, args.model_file)) return kCannotRun;
+    if (!load_model(state, args.model_file, args.limits)) return kCannotRun;
     RunOptions options;
     options.flatten.model_name = args.model_name;
     options.simulation.rtol = args.rtol;
@@ -637,11 +644,11 @@ int run_simulate(const SimulateArgs& args) {
         return kCannotRun;
     }
     double stop = args.stop_time > 0 ? args.stop_time : state.flat->stop_time.value_or(1.0);
-    std::string out = args.format == "json" ? simulation_to_json(state, stop).dump(2) + "\n"
-                                            : render_text_diagnostics(state) + simulation_text(state);
+    std::string out = args.format == "json" ? simulation_to_json(state, stop).dump(2, ' ', false, Json::error_handler_t::replace) + "\n"
+                                            : render_text_diagnostics(state) + terminal_safe(simulation_text(state));
     std::cout << out;
-    if (!args.csv.empty() && !write_file_atomically(args.csv, trajectories_csv(*state.simulation))) {
-        print_error(fmt::format("cannot write '{}'", args.csv));
+    if (std::string why; !args.csv.empty() && !write_file_atomically(args.csv, trajectories_csv(*state.simulation), &why)) {
+        print_error(fmt::format("cannot write the CSV: {}", why));
         return kCannotRun;
     }
     bool ran = state.simulation->stopped_because == StopReason::StopTime ||
@@ -656,7 +663,7 @@ int run_simulate(const SimulateArgs& args) {
 // code then stays 2 with the usual "not implemented yet" line.
 int run_report(const ReportArgs& args) {
     PipelineState state;
-    if (!load_model(state, args.model_file)) return kCannotRun;
+    if (!load_model(state, args.model_file, args.limits)) return kCannotRun;
     RunOptions options;
     options.flatten.model_name = args.model_name;
     options.simulation.record_steps = true;
@@ -690,13 +697,29 @@ int run_report(const ReportArgs& args) {
 }
 
 int run_regress(const RegressArgs& args) {
-    if (!std::filesystem::is_directory(args.corpus_dir)) {
+    std::error_code ec;
+    if (!std::filesystem::is_directory(args.corpus_dir, ec)) {
         print_error(fmt::format("'{}' is not a directory; give the corpus folder", args.corpus_dir));
         return kCannotRun;
     }
-    if (args.jobs < 1) {
-        print_error("-j takes a positive number of jobs");
+    if (args.jobs < 1 || args.jobs > 64) {
+        print_error("-j takes a positive number of jobs, at most 64");
         return kCannotRun;
+    }
+    if (!args.junit.empty()) {
+        // Before the run, not after it: a missing folder or a JUnit path that
+        // is a link or a device is known at once.
+        std::filesystem::path folder = std::filesystem::path(args.junit).parent_path();
+        if (folder.empty()) folder = ".";
+        if (!std::filesystem::is_directory(folder, ec)) {
+            print_error(fmt::format("cannot write the JUnit XML '{}': the folder '{}' does not exist", args.junit,
+                                    folder.string()));
+            return kCannotRun;
+        }
+        if (std::string why = destination_problem(args.junit); !why.empty()) {
+            print_error("cannot write the JUnit XML: " + why);
+            return kCannotRun;
+        }
     }
     RegressOptions options;
     options.jobs = args.jobs;

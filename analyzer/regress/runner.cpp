@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 #include <poll.h>
+#include <sys/prctl.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -12,7 +13,11 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 
+#include "common/child_processes.h"
+#include "common/files.h"
+#include "common/internal_error.h"
 #include "common/json_output.h"
 #include "common/progress.h"
 #include "pipeline/pipeline.h"
@@ -60,7 +65,7 @@ std::string xml_escape(std::string_view s) {
     return out;
 }
 
-void write_junit(const std::string& path, const RegressSummary& summary) {
+bool write_junit(const std::string& path, const RegressSummary& summary, std::string& error) {
     std::string xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
     xml += fmt::format("<testsuites><testsuite name=\"modeaudit-corpus\" tests=\"{}\" failures=\"{}\">\n",
                        summary.models.size(), summary.failed);
@@ -76,8 +81,7 @@ void write_junit(const std::string& path, const RegressSummary& summary) {
         xml += "</testcase>\n";
     }
     xml += "</testsuite></testsuites>\n";
-    std::ofstream(path + ".tmp", std::ios::binary) << xml;
-    std::filesystem::rename(path + ".tmp", path);
+    return write_file_atomically(path, xml, &error);
 }
 
 struct Running {
@@ -181,17 +185,33 @@ RegressSummary regress_corpus(const std::string& corpus_dir, const RegressOption
                 return summary;
             }
             std::cout.flush();
+            // The worker in its own process group, registered while the
+            // terminating signals are blocked: a signal to regress kills it
+            // (common/child_processes.h), and it dies with regress even on
+            // SIGKILL (PR_SET_PDEATHSIG).
+            const pid_t parent = getpid();
+            std::optional<TerminatingSignalsBlocked> blocked;
+            blocked.emplace();
             pid_t pid = fork();
             if (pid == 0) {
+                forget_child_groups();
+                setpgid(0, 0);
+                prctl(PR_SET_PDEATHSIG, SIGKILL);
+                if (getppid() != parent) _exit(1);
+                blocked.reset();
                 close(fds[0]);
                 std::string text;
                 try {
                     text = outcome_to_json(options.run_model ? options.run_model(files[next]) : regress_one(files[next]))
-                               .dump();
+                               .dump(-1, ' ', false, Json::error_handler_t::replace);
+                } catch (const InternalError& e) {
+                    ModelOutcome o;
+                    o.mismatches = {std::string("internal error: ") + e.what()};
+                    text = outcome_to_json(o).dump(-1, ' ', false, Json::error_handler_t::replace);
                 } catch (const std::exception& e) {
                     ModelOutcome o;
                     o.mismatches = {std::string("internal error: ") + e.what()};
-                    text = outcome_to_json(o).dump();
+                    text = outcome_to_json(o).dump(-1, ' ', false, Json::error_handler_t::replace);
                 }
                 std::size_t off = 0;
                 while (off < text.size()) {
@@ -203,6 +223,11 @@ RegressSummary regress_corpus(const std::string& corpus_dir, const RegressOption
                 _exit(0);
             }
             close(fds[1]);
+            if (pid > 0) {
+                setpgid(pid, pid);
+                if (!register_child_group(pid)) kill(pid, SIGKILL);  // more than 64 workers: not left unguarded
+            }
+            blocked.reset();
             if (pid < 0) {
                 close(fds[0]);
                 summary.setup_error = true;
@@ -228,9 +253,11 @@ RegressSummary regress_corpus(const std::string& corpus_dir, const RegressOption
             }
             bool timed_out = !closed && std::chrono::steady_clock::now() - r.start > timeout;
             if (!closed && !timed_out) continue;
-            if (timed_out) kill(r.pid, SIGKILL);
+            if (timed_out) kill(-r.pid, SIGKILL);
             int status = 0;
-            waitpid(r.pid, &status, 0);
+            while (waitpid(r.pid, &status, 0) < 0 && errno == EINTR) {
+            }
+            unregister_child_group(r.pid);
             close(r.fd);
             finish(r, status, timed_out);
             running.erase(running.begin() + static_cast<std::ptrdiff_t>(k));
@@ -257,7 +284,10 @@ RegressSummary regress_corpus(const std::string& corpus_dir, const RegressOption
     for (const auto& [stage, n] : unbuilt)
         out << fmt::format("note: {} models were compared only up to the last built stage; "
                            "stage '{}' is not implemented yet\n", n, stage);
-    if (!options.junit_path.empty()) write_junit(options.junit_path, summary);
+    if (std::string why; !options.junit_path.empty() && !write_junit(options.junit_path, summary, why)) {
+        summary.setup_error = true;
+        summary.setup_message = "cannot write the JUnit XML: " + why;
+    }
     out << fmt::format("{} passed, {} failed\n", summary.passed, summary.failed);
     return summary;
 }
