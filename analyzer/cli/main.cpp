@@ -138,7 +138,8 @@ int dispatch(int argc, char** argv) {
     s->add_option("--stop-time", sim.stop_time,
                   "end time, after the start time 0 and at most 1e9 (default: experiment(StopTime), else 1)")
         ->check(finite_in(0, kMaxStopTime, true));
-    s->add_option("--rtol", sim.rtol, "relative tolerance of the integrator")->check(finite_in(0, 1, true));
+    s->add_option("--rtol", sim.rtol, "relative tolerance of the integrator, in (0, 1)")
+        ->check(finite_in(-1e308, 1e308));  // finite here; the range is checked (and named) by run_simulate
     s->add_option("--format", sim.format, "text or json")->check(CLI::IsMember({"text", "json"}));
     s->add_option("--csv", sim.csv, "write the trajectory to FILE as CSV");
     add_limit_options(s, sim.limits, true);
