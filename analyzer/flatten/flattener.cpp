@@ -22,9 +22,11 @@
 #include <set>
 
 #include "common/internal_error.h"
+#include "common/limits.h"
 #include "flatten/connections.h"
 #include "flatten/condition_semantics.h"
 #include "flatten/expression_builder.h"
+#include "flatten/expression_limits.h"
 #include "flatten/instance.h"
 #include "parse/ast_print.h"
 
@@ -696,6 +698,19 @@ int Flattener::make_variable(Instance& inst, const std::string& name, const Type
 
 // =========================================================================== values
 
+// A parameter's value whose written-out tree is beyond the size limit
+// (flatten/expression_limits.h): refused at once, before any later walk over
+// it takes time exponential in a chain of parameters.
+static void check_value_size(const std::string& name, const ex& value, SourceRange range) {
+    const double limit = kWrittenOutNodesPerTerm * static_cast<double>(max_expression_terms());
+    if (written_out_size(value, limit + 1) > limit)
+        throw LimitExceeded(fmt::format("the value of parameter '{}' has more than {:.0f} operations when written "
+                                        "out (its binding reuses parameters whose values grow at each step), the "
+                                        "limit on the expression size",
+                                        name, limit),
+                            "expression size", "--max-expression-terms", range);
+}
+
 ex Flattener::param_value(int v, SourceRange use) {
     ParamState& ps = params_[static_cast<std::size_t>(v)];
     FlatVariable& var = model_->variables[static_cast<std::size_t>(v)];
@@ -739,6 +754,7 @@ ex Flattener::param_value(int v, SourceRange use) {
         if (!val.is_scalar())
             fail(rule::flatten_type_mismatch, ps.range,
                  fmt::format("'{}' is a scalar but its binding has shape {}", var.name, val.shape()));
+        check_value_size(var.name, val.elems[0], ps.range);
         ps.value = val.elems[0];
         ps.has_value = true;
         var.value = ps.value;
