@@ -54,6 +54,7 @@ void run_simulation_checks(const FlatModel& flat, const SimulationResult& r, dou
     check_sim_stopped_early(flat, r, stop_time, sink);
     check_sim_zeno(flat, r, sink);
     check_sim_grazing_guard(flat, r, sink);
+    check_sim_event_search_incomplete(flat, r, sink);
     apply_suppressions(flat, sink, from);
 }
 

@@ -38,6 +38,7 @@ void check_sim_assert_violated(const FlatModel& flat, const SimulationResult& r,
 void check_sim_stopped_early(const FlatModel& flat, const SimulationResult& r, double stop_time, DiagnosticSink& sink);
 void check_sim_zeno(const FlatModel& flat, const SimulationResult& r, DiagnosticSink& sink);
 void check_sim_grazing_guard(const FlatModel& flat, const SimulationResult& r, DiagnosticSink& sink);
+void check_sim_event_search_incomplete(const FlatModel& flat, const SimulationResult& r, DiagnosticSink& sink);
 
 // rules/verify/*.cpp: the static phase runs after the verification stage,
 // the event phase after the simulation (over the simulated events).

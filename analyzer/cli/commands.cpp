@@ -22,6 +22,7 @@
 #include "common/sarif.h"
 #include "common/text_sanitize.h"
 #include "common/rules.h"
+#include "common/terminal_text.h"
 #include "common/version.h"
 #include "pipeline/pipeline.h"
 #include "regress/runner.h"
@@ -32,7 +33,7 @@ namespace modeaudit::cli {
 
 namespace {
 
-void print_error(const std::string& message) { std::cerr << "modeaudit: error: " << message << "\n"; }
+void print_error(const std::string& message) { std::cerr << "modeaudit: error: " << terminal_safe(message) << "\n"; }
 
 
 // The stage `check` runs to: the static audit ends with verification. Until
@@ -65,7 +66,7 @@ std::vector<std::string> unbuilt_check_stages() {
 // exists, the full name of a library class (`Lib.Examples.Foo`), found
 // through --library and MODELICAPATH.
 bool load_model(PipelineState& state, const std::string& path, const std::string& model_name,
-                const std::vector<std::string>& libraries, RunOptions& options) {
+                const std::vector<std::string>& libraries, const LimitArgs& limits, RunOptions& options) {
     std::vector<std::string> problems;
     options.libraries = library::make_library_path(libraries, std::getenv("MODELICAPATH"), problems);
     for (const std::string& p : problems) print_error(p + " [parse-unreadable-file]");
@@ -83,11 +84,7 @@ bool load_model(PipelineState& state, const std::string& path, const std::string
         return true;
     }
     std::string error;
-    if (path != "-" && std::filesystem::is_directory(path)) {
-        print_error(fmt::format("'{}' is a directory; give a .mo file [parse-unreadable-file]", path));
-        return false;
-    }
-    auto id = state.sources.load(path, error);
+    auto id = state.sources.load(path, error, limits.max_input_mib << 20);
     if (!id) {
         print_error(fmt::format("cannot read '{}': {}; check the path, or give a class name such as "
                                 "Lib.Examples.Model with its library on MODELICAPATH or --library "
@@ -116,7 +113,7 @@ std::string render_text_diagnostics(const PipelineState& state) {
     for (const Diagnostic& d : state.sink.all()) out += format_diagnostic(d, state.sources);
     if (state.sink.dropped())
         out += fmt::format("modeaudit: note: {} more diagnostics not shown\n", state.sink.dropped());
-    return out;
+    return terminal_safe(out);  // the model's names and strings may hold escape sequences
 }
 
 // ---- detail for the review report (extra fields; the contract allows them) ----
@@ -491,7 +488,7 @@ int run_check(const CheckArgs& args) {
         c.path = model.path;
         PipelineState state;
         RunOptions options;
-        if (!load_model(state, model.path, args.model_name, args.libraries, options)) {
+        if (!load_model(state, model.path, args.model_name, args.libraries, args.limits, options)) {
             c.failure = model.path != "-" && std::filesystem::is_directory(model.path, ec)
                             ? "a directory, not a model file"
                             : "the model file cannot be read";
@@ -527,7 +524,7 @@ int run_check(const CheckArgs& args) {
             if (dump_stage && result.last_stage == dump_stage->name) {
                 std::ostringstream dump;
                 dump_stage->dump(state, dump);
-                c.text += dump.str();
+                c.text += terminal_safe(dump.str());
             }
         }
         if (args.time_stages) print_timings(result);
@@ -599,8 +596,8 @@ int run_check(const CheckArgs& args) {
     if (args.output.empty()) {
         std::cout << out;
         std::cout.flush();
-    } else if (!write_file_atomically(args.output, out)) {
-        print_error(fmt::format("cannot write '{}'", args.output));
+    } else if (std::string why; !write_file_atomically(args.output, out, &why)) {
+        print_error(fmt::format("cannot write the output: {}", why));
         return kCannotRun;
     }
     return exit_code;
@@ -708,6 +705,17 @@ Json simulation_to_json(const PipelineState& state, double stop_time) {
     return j;
 }
 
+// A CSV header field per RFC 4180: quoted (with "" for a quote) when it
+// holds a comma, a quote or a space; control characters are written as
+// \xNN first, so that the header stays one line.
+std::string csv_field(const std::string& name) {
+    std::string safe = terminal_safe(name);
+    if (safe.find_first_of(",\" ") == std::string::npos) return safe;
+    std::string out = "\"";
+    for (char c : safe) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return out + "\"";
+}
+
 // The trajectories as CSV: time, then the states that every segment has
 // (in the first segment's order), so that each row is complete.
 std::string trajectories_csv(const SimulationResult& r) {
@@ -720,7 +728,7 @@ std::string trajectories_csv(const SimulationResult& r) {
             if (everywhere) names.push_back(n);
         }
     std::string out = "time";
-    for (const std::string& n : names) out += "," + n;
+    for (const std::string& n : names) out += "," + csv_field(n);
     out += "\n";
     for (const Sample& s : r.samples) {
         const SegmentRecord& sg = r.segments[s.segment];
@@ -762,7 +770,7 @@ int run_simulate(const SimulateArgs& args) {
     }
     PipelineState state;
     RunOptions options;
-    if (!load_model(state, args.model_file, args.model_name, args.libraries, options)) return kCannotRun;
+    if (!load_model(state, args.model_file, args.model_name, args.libraries, args.limits, options)) return kCannotRun;
     options.simulation.rtol = args.rtol;
     options.simulation.atol = args.rtol * 1e-2;
     options.simulation.record_steps = !args.csv.empty();
@@ -775,11 +783,11 @@ int run_simulate(const SimulateArgs& args) {
         return kCannotRun;
     }
     double stop = args.stop_time > 0 ? args.stop_time : state.flat->stop_time.value_or(1.0);
-    std::string out = args.format == "json" ? simulation_to_json(state, stop).dump(2) + "\n"
-                                            : render_text_diagnostics(state) + simulation_text(state);
+    std::string out = args.format == "json" ? simulation_to_json(state, stop).dump(2, ' ', false, Json::error_handler_t::replace) + "\n"
+                                            : render_text_diagnostics(state) + terminal_safe(simulation_text(state));
     std::cout << out;
-    if (!args.csv.empty() && !write_file_atomically(args.csv, trajectories_csv(*state.simulation))) {
-        print_error(fmt::format("cannot write '{}'", args.csv));
+    if (std::string why; !args.csv.empty() && !write_file_atomically(args.csv, trajectories_csv(*state.simulation), &why)) {
+        print_error(fmt::format("cannot write the CSV: {}", why));
         return kCannotRun;
     }
     bool ran = state.simulation->stopped_because == StopReason::StopTime ||
@@ -795,7 +803,7 @@ int run_simulate(const SimulateArgs& args) {
 int run_report(const ReportArgs& args) {
     PipelineState state;
     RunOptions options;
-    if (!load_model(state, args.model_file, args.model_name, args.libraries, options)) return kCannotRun;
+    if (!load_model(state, args.model_file, args.model_name, args.libraries, args.limits, options)) return kCannotRun;
     options.simulation.record_steps = true;
     apply_limits(options, args.limits);
     PipelineResult result = run_pipeline(state, options, "simulation");
@@ -829,9 +837,25 @@ int run_report(const ReportArgs& args) {
 }
 
 int run_regress(const RegressArgs& args) {
-    if (args.jobs < 1) {
-        print_error("-j takes a positive number of jobs");
+    if (args.jobs < 1 || args.jobs > 64) {
+        print_error("-j takes a positive number of jobs, at most 64");
         return kCannotRun;
+    }
+    if (!args.junit.empty()) {
+        // Before the run, not after it: a missing folder or a JUnit path that
+        // is a link or a device is known at once.
+        std::error_code ec;
+        std::filesystem::path folder = std::filesystem::path(args.junit).parent_path();
+        if (folder.empty()) folder = ".";
+        if (!std::filesystem::is_directory(folder, ec)) {
+            print_error(fmt::format("cannot write the JUnit XML '{}': the folder '{}' does not exist", args.junit,
+                                    folder.string()));
+            return kCannotRun;
+        }
+        if (std::string why = destination_problem(args.junit); !why.empty()) {
+            print_error("cannot write the JUnit XML: " + why);
+            return kCannotRun;
+        }
     }
     ModelSelectionRequest request;
     request.inputs = args.inputs;

@@ -24,6 +24,7 @@ struct LimitArgs {
     std::size_t max_event_iterations = 50;      // restarts at one instant; initial modes tried
     long max_steps = 1000000;                   // simulation steps per segment
     double max_sim_seconds = 300;               // simulation wall time
+    std::size_t max_input_mib = 64;             // size of the model file (MiB)
 };
 
 struct CheckArgs {
@@ -43,6 +44,11 @@ struct CheckArgs {
     LimitArgs limits;
 };
 int run_check(const CheckArgs& args);
+
+// The largest --stop-time accepted: beyond it the time's rounding step
+// (1e9 * 2^-52, about 2e-7) is no longer small against the event-location
+// tolerances, and a failure there would be the tool's, not the model's.
+inline constexpr double kMaxStopTime = 1e9;
 
 struct SimulateArgs {
     std::string model_file;

@@ -5,6 +5,10 @@
 #include <CLI/CLI.hpp>
 
 #include <cctype>
+#include <cmath>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
 #include <exception>
 #include <string>
 #include <string_view>
@@ -12,6 +16,7 @@
 #include <new>
 
 #include "cli/commands.h"
+#include "common/files.h"
 #include "common/internal_error.h"
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -45,10 +50,34 @@ std::string command_line_text(int argc, char** argv) {
     return out;
 }
 
+// A number option's check: a finite number in [lo, hi] (or (lo, hi] when
+// `open_low`). CLI11's Range lets NaN through (every comparison with it is
+// false), which would switch a limit off; this refuses NaN and infinities.
+CLI::Validator finite_in(double lo, double hi, bool open_low = false) {
+    return CLI::Validator(
+        [=](std::string& text) -> std::string {
+            const char* begin = text.c_str();
+            char* end = nullptr;
+            errno = 0;
+            double v = std::strtod(begin, &end);
+            bool parsed = end != begin && *end == '\0';
+            if (!parsed || !std::isfinite(v) || errno == ERANGE)
+                return "'" + text + "' is not a finite number";
+            if (v < lo || v > hi || (open_low && v == lo))
+                return "'" + text + "' is out of range; give a number in " + (open_low ? "(" : "[") +
+                       CLI::detail::to_string(lo) + ", " + CLI::detail::to_string(hi) + "]";
+            return {};
+        },
+        std::string("FINITE in ") + (open_low ? "(" : "[") + CLI::detail::to_string(lo) + " - " +
+            CLI::detail::to_string(hi) + "]");
+}
+
 // The resource limits (common/limits.h), in the "Limits" group of each
 // command's help; `simulation` adds those of the simulation stage.
 void add_limit_options(CLI::App* app, LimitArgs& l, bool simulation) {
     const std::string g = "Limits (reaching one is limit-exceeded, exit 2)";
+    app->add_option("--max-input-size", l.max_input_mib, "MiB of the model file read at most (default 64)")
+        ->check(CLI::Range(std::size_t{1}, std::size_t{4095}))->group(g);
     app->add_option("--max-nesting", l.max_nesting, "parser nesting depth (default 200)")
         ->check(CLI::Range(std::size_t{1}, std::size_t{100000}))->group(g);
     app->add_option("--max-expression-terms", l.max_expression_terms,
@@ -69,7 +98,7 @@ void add_limit_options(CLI::App* app, LimitArgs& l, bool simulation) {
     app->add_option("--max-steps", l.max_steps, "integration steps per mode segment (default 1000000)")
         ->check(CLI::Range(1L, 1L << 40))->group(g);
     app->add_option("--max-sim-time", l.max_sim_seconds, "seconds of wall time for the simulation (default 300)")
-        ->check(CLI::Range(0.001, 1e7))->group(g);
+        ->check(finite_in(0.001, 1e7))->group(g);
 }
 
 int dispatch(int argc, char** argv) {
@@ -117,8 +146,11 @@ int dispatch(int argc, char** argv) {
     auto* s = app.add_subcommand("simulate", "short reference simulation with guaranteed event location");
     s->add_option("MODEL", sim.model_file, "model file (.mo), -, or a class name")->required();
     s->add_option("--model", sim.model_name, "the class to simulate");
-    s->add_option("--stop-time", sim.stop_time, "end time (default: experiment(StopTime), else 1)");
-    s->add_option("--rtol", sim.rtol, "relative tolerance of the integrator")->check(CLI::PositiveNumber);
+    s->add_option("--stop-time", sim.stop_time,
+                  "end time, after the start time 0 and at most 1e9 (default: experiment(StopTime), else 1)")
+        ->check(finite_in(0, kMaxStopTime, true));
+    s->add_option("--rtol", sim.rtol, "relative tolerance of the integrator, in (0, 1)")
+        ->check(finite_in(-1e308, 1e308));  // finite here; the range is checked (and named) by run_simulate
     s->add_option("--format", sim.format, "text or json")->check(CLI::IsMember({"text", "json"}));
     s->add_option("--csv", sim.csv, "write the trajectory to FILE as CSV");
     s->add_option("--library", sim.libraries,
@@ -149,9 +181,9 @@ int dispatch(int argc, char** argv) {
                   "CI_NODE_INDEX/CI_NODE_TOTAL when both are set");
     g->add_flag("--list", reg.list_only, "print the selected models (after sharding) and run none");
     g->add_option("--junit", reg.junit, "write JUnit XML to FILE (one testsuite per corpus folder)");
-    g->add_option("-j,--jobs", reg.jobs, "models run at once, each in its own process");
+    g->add_option("-j,--jobs", reg.jobs, "models run at once, each in its own process (1 to 64)");
     g->add_option("--timeout", reg.timeout_seconds, "seconds per model before it counts as failed")
-        ->check(CLI::PositiveNumber);
+        ->check(finite_in(0, 1e7, true));
 
     app.add_subcommand("rules", "list the rule catalog");
     std::string rule_id;
@@ -198,9 +230,24 @@ int dispatch(int argc, char** argv) {
 
 }  // namespace
 
+// Exit code `code` once standard output is flushed: output lost on the way
+// (a full device, a closed descriptor) is an error, exit 2, never a silent 0.
+int flushed(int code) {
+    errno = 0;
+    std::cout.flush();
+    const int flush_errno = errno;  // the cause, when this flush is the one that failed
+    std::string why;
+    if (!modeaudit::flush_stdout(why) || !std::cout) {
+        if (why == "write error" && flush_errno != 0) why = std::strerror(flush_errno);
+        std::cerr << "modeaudit: error: cannot write to standard output: " << (why.empty() ? "write error" : why) << "\n";
+        return code == kInternal ? code : kCannotRun;
+    }
+    return code;
+}
+
 int main(int argc, char** argv) {
     try {
-        return dispatch(argc, argv);
+        return flushed(dispatch(argc, argv));
     } catch (const modeaudit::InternalError& err) {
         std::cerr << "modeaudit: internal error, please report: " << err.what() << "\n";
     } catch (const std::bad_alloc&) {

@@ -8,6 +8,7 @@
 #include <iterator>
 #include <sstream>
 
+#include "common/files.h"
 #include "common/internal_error.h"
 
 namespace modeaudit {
@@ -23,25 +24,11 @@ std::uint32_t SourceManager::add(std::string path, std::string contents) {
     return static_cast<std::uint32_t>(files_.size());
 }
 
-std::optional<std::uint32_t> SourceManager::load(const std::string& path, std::string& error) {
+std::optional<std::uint32_t> SourceManager::load(const std::string& path, std::string& error,
+                                                 std::size_t max_bytes) {
     std::string text;
-    if (path == "-") {
-        std::ostringstream buf;
-        buf << std::cin.rdbuf();
-        text = buf.str();
-        return add("<stdin>", std::move(text));
-    }
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        error = std::strerror(errno);
-        return std::nullopt;
-    }
-    text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-    if (in.bad()) {
-        error = "read error";
-        return std::nullopt;
-    }
-    return add(path, std::move(text));
+    if (!read_input_file(path, max_bytes, text, error)) return std::nullopt;
+    return add(path == "-" ? "<stdin>" : path, std::move(text));
 }
 
 const SourceManager::File& SourceManager::file(std::uint32_t id) const {

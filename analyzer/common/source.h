@@ -42,8 +42,10 @@ public:
     // Returns its id (>= 1).
     std::uint32_t add(std::string path, std::string contents);
 
-    // Reads a file; returns nullopt and sets `error` when it cannot be read.
-    std::optional<std::uint32_t> load(const std::string& path, std::string& error);
+    // Reads a file ("-": standard input) of at most `max_bytes`; returns
+    // nullopt and sets `error` when it cannot be read (common/files.h).
+    std::optional<std::uint32_t> load(const std::string& path, std::string& error,
+                                      std::size_t max_bytes = std::size_t{64} << 20);
 
     const std::string& path(std::uint32_t file) const;
     std::string_view contents(std::uint32_t file) const;

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
+#include <unordered_map>
 
 #include "common/limits.h"
 
@@ -33,11 +35,30 @@ std::size_t max_expression_terms() { return t_max_terms; }
 ExpressionLimitScope::ExpressionLimitScope(std::size_t max_terms) : previous_(t_max_terms) { t_max_terms = max_terms; }
 ExpressionLimitScope::~ExpressionLimitScope() { t_max_terms = previous_; }
 
-double expanded_terms_bound(const GiNaC::ex& e, double cap) {
+namespace {
+
+struct ExHash {
+    std::size_t operator()(const GiNaC::ex& e) const { return e.gethash(); }
+};
+using Memo = std::unordered_map<GiNaC::ex, double, ExHash, GiNaC::ex_is_equal>;
+double terms_bound_of(const GiNaC::ex& e, double cap, Memo& memo);
+
+double terms_bound(const GiNaC::ex& e, double cap, Memo& memo) {
+    // Memoised on the node: a model's values share subexpressions (a chain
+    // p[k+1] = sin(p[k]) + cos(p[k]) doubles the written-out size at each
+    // level), and a plain recursion would take time exponential in the chain.
+    if (e.nops() > 0)
+        if (auto it = memo.find(e); it != memo.end()) return it->second;
+    const double r = terms_bound_of(e, cap, memo);
+    if (e.nops() > 0) memo.emplace(e, r);
+    return r;
+}
+
+double terms_bound_of(const GiNaC::ex& e, double cap, Memo& memo) {
     if (GiNaC::is_a<GiNaC::add>(e)) {
         double s = 0;
         for (std::size_t i = 0; i < e.nops(); ++i) {
-            s += expanded_terms_bound(e.op(i), cap);
+            s += terms_bound(e.op(i), cap, memo);
             if (s >= cap) return cap;
         }
         return s;
@@ -45,13 +66,13 @@ double expanded_terms_bound(const GiNaC::ex& e, double cap) {
     if (GiNaC::is_a<GiNaC::mul>(e)) {
         double p = 1;
         for (std::size_t i = 0; i < e.nops(); ++i) {
-            p *= expanded_terms_bound(e.op(i), cap);
+            p *= terms_bound(e.op(i), cap, memo);
             if (p >= cap) return cap;
         }
         return p;
     }
     if (GiNaC::is_a<GiNaC::power>(e)) {
-        const double base = expanded_terms_bound(e.op(0), cap);
+        const double base = terms_bound(e.op(0), cap, memo);
         const GiNaC::ex& x = e.op(1);
         if (GiNaC::is_a<GiNaC::numeric>(x)) {
             const GiNaC::numeric n = GiNaC::ex_to<GiNaC::numeric>(x);
@@ -64,12 +85,33 @@ double expanded_terms_bound(const GiNaC::ex& e, double cap) {
         }
         // A negative or symbolic exponent keeps the power as one term, but
         // its base (and exponent) are expanded in place.
-        return std::max({1.0, base, expanded_terms_bound(x, cap)}) >= cap ? cap : 1;
+        return std::max({1.0, base, terms_bound(x, cap, memo)}) >= cap ? cap : 1;
     }
     // A function: one term, with its arguments expanded in place.
     for (std::size_t i = 0; i < e.nops(); ++i)
-        if (expanded_terms_bound(e.op(i), cap) >= cap) return cap;
+        if (terms_bound(e.op(i), cap, memo) >= cap) return cap;
     return 1;
+}
+
+}  // namespace
+
+double expanded_terms_bound(const GiNaC::ex& e, double cap) {
+    Memo memo;
+    return terms_bound(e, cap, memo);
+}
+
+double written_out_size(const GiNaC::ex& e, double cap) {
+    Memo memo;
+    std::function<double(const GiNaC::ex&)> size = [&](const GiNaC::ex& x) -> double {
+        if (x.nops() == 0) return 1;
+        if (auto it = memo.find(x); it != memo.end()) return it->second;
+        double n = 1;
+        for (std::size_t i = 0; i < x.nops() && n < cap; ++i) n += size(x.op(i));
+        n = std::min(n, cap);
+        memo.emplace(x, n);
+        return n;
+    };
+    return size(e);
 }
 
 GiNaC::ex checked_expand(const GiNaC::ex& e) {

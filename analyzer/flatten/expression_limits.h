@@ -40,6 +40,17 @@ private:
 // An upper bound on the number of terms of e.expand() (saturates at `cap`).
 double expanded_terms_bound(const GiNaC::ex& e, double cap);
 
+// The number of nodes of `e` written out as a tree, a shared subexpression
+// counted each time it occurs (saturates at `cap`); time linear in the
+// shared graph, memoised.
+double written_out_size(const GiNaC::ex& e, double cap);
+
+// The written-out size a parameter's value may have: 1000 nodes per term of
+// --max-expression-terms (a million by default). Beyond it every later walk
+// over the value (printing, substituting, evaluating) would take time
+// exponential in a chain such as p[k+1] = sin(p[k]) + cos(p[k]).
+inline constexpr double kWrittenOutNodesPerTerm = 1000;
+
 // e.expand(), or LimitExceeded (limit "expression size", option
 // --max-expression-terms) when it would have more terms than the limit.
 GiNaC::ex checked_expand(const GiNaC::ex& e);

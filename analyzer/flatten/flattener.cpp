@@ -25,12 +25,14 @@
 #include <set>
 
 #include "common/internal_error.h"
+#include "common/limits.h"
 #include "flatten/connections.h"
 #include "flatten/condition_semantics.h"
 #include "flatten/builtin_classes.h"
 #include "flatten/expression_builder.h"
 #include "flatten/final_modifiers.h"
 #include "flatten/flatten_error.h"
+#include "flatten/expression_limits.h"
 #include "flatten/instance.h"
 #include "flatten/lookup.h"
 #include "flatten/unsupported_uses.h"
@@ -775,6 +777,19 @@ bool Flattener::through_absent(const ast::ComponentRef& ref, const Ctx& ctx) {
 
 // =========================================================================== values
 
+// A parameter's value whose written-out tree is beyond the size limit
+// (flatten/expression_limits.h): refused at once, before any later walk over
+// it takes time exponential in a chain of parameters.
+static void check_value_size(const std::string& name, const ex& value, SourceRange range) {
+    const double limit = kWrittenOutNodesPerTerm * static_cast<double>(max_expression_terms());
+    if (written_out_size(value, limit + 1) > limit)
+        throw LimitExceeded(fmt::format("the value of parameter '{}' has more than {:.0f} operations when written "
+                                        "out (its binding reuses parameters whose values grow at each step), the "
+                                        "limit on the expression size",
+                                        name, limit),
+                            "expression size", "--max-expression-terms", range);
+}
+
 ex Flattener::param_value(int v, SourceRange use) {
     // Evaluating a binding may add variables (package constants): `var` is
     // fetched again after each evaluation; params_ is a deque (stable).
@@ -824,6 +839,7 @@ ex Flattener::param_value(int v, SourceRange use) {
         if (!val.is_scalar())
             fail(rule::flatten_type_mismatch, ps.range,
                  fmt::format("'{}' is a scalar but its binding has shape {}", var->name, val.shape()));
+        check_value_size(var->name, val.elems[0], ps.range);
         ps.value = val.elems[0];
         ps.has_value = true;
         var->value = ps.value;

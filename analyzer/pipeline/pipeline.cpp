@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <cmath>
 
 #include "common/internal_error.h"
@@ -96,21 +97,33 @@ StageOutcome run_simulation(PipelineState& s, const RunOptions& o) {
     try {
         RestartFunction restart = derived_restart(*s.structure, *s.restarts, o.mode_change, o.z3);
         CompiledModes compiled;  // both runs share the compiled modes
+        const auto started = std::chrono::steady_clock::now();
         s.simulation = std::make_unique<SimulationResult>(
             simulate(*s.flat, *s.modes, *s.structure, o.simulation, restart, &compiled));
-        if (o.sensitivity) {
+        // The wall-time limit holds for both runs together: the comparison
+        // run gets what is left, and none after a run stopped by a limit.
+        const double left = o.simulation.max_wall_seconds -
+                            std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+        if (o.sensitivity && s.simulation->limit.empty() && left > 0) {
             SimulationOptions tight = o.simulation;
             tight.rtol /= 10;
             tight.atol /= 10;
             tight.record_steps = false;
-            const ToleranceComparison c =
-                compare_tolerances(*s.simulation, simulate(*s.flat, *s.modes, *s.structure, tight, restart, &compiled));
-            auto& sv = s.sensitivity;
-            sv.ran = true;
-            sv.rtol = tight.rtol;
-            sv.same_events = c.same_events;
-            sv.max_event_shift = c.max_event_shift;
-            sv.max_final_difference = c.max_final_difference;
+            tight.max_wall_seconds = left;
+            const SimulationResult fine = simulate(*s.flat, *s.modes, *s.structure, tight, restart, &compiled);
+            if (!fine.limit.empty()) {
+                s.simulation->messages.push_back(fmt::format(
+                    "the sensitivity run (rtol {:g}) stopped at the {} limit; no comparison is made", tight.rtol,
+                    fine.limit));
+            } else {
+                const ToleranceComparison c = compare_tolerances(*s.simulation, fine);
+                auto& sv = s.sensitivity;
+                sv.ran = true;
+                sv.rtol = tight.rtol;
+                sv.same_events = c.same_events;
+                sv.max_event_shift = c.max_event_shift;
+                sv.max_final_difference = c.max_final_difference;
+            }
         }
     } catch (const std::invalid_argument& e) {
         auto r = std::make_unique<SimulationResult>();

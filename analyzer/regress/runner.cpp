@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 #include <poll.h>
+#include <sys/prctl.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -12,9 +13,12 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <sstream>
 
+#include "common/child_processes.h"
 #include "common/files.h"
+#include "common/internal_error.h"
 #include "common/json_output.h"
 #include "common/progress.h"
 #include "pipeline/pipeline.h"
@@ -163,13 +167,30 @@ RegressSummary regress_models(const std::vector<SelectedModel>& models, const Re
                 return summary;
             }
             std::cout.flush();
+            // The worker in its own process group, registered while the
+            // terminating signals are blocked: a signal to regress kills it
+            // (common/child_processes.h), and it dies with regress even on
+            // SIGKILL (PR_SET_PDEATHSIG).
+            const pid_t parent = getpid();
+            std::optional<TerminatingSignalsBlocked> blocked;
+            blocked.emplace();
             pid_t pid = fork();
             if (pid == 0) {
+                forget_child_groups();
+                setpgid(0, 0);
+                prctl(PR_SET_PDEATHSIG, SIGKILL);
+                if (getppid() != parent) _exit(1);
+                blocked.reset();
                 close(fds[0]);
                 std::string text;
                 try {
                     text = outcome_to_json(options.run_model ? options.run_model(files[next]) : regress_one(files[next]))
                                .dump(-1, ' ', false, Json::error_handler_t::replace);  // the model's bytes may not be UTF-8
+                } catch (const InternalError& e) {
+                    ModelOutcome o;
+                    o.error_type = "internal-error";
+                    o.mismatches = {std::string("internal error: ") + e.what()};
+                    text = outcome_to_json(o).dump(-1, ' ', false, Json::error_handler_t::replace);
                 } catch (const std::exception& e) {
                     ModelOutcome o;
                     o.error_type = "internal-error";
@@ -186,6 +207,11 @@ RegressSummary regress_models(const std::vector<SelectedModel>& models, const Re
                 _exit(0);
             }
             close(fds[1]);
+            if (pid > 0) {
+                setpgid(pid, pid);
+                if (!register_child_group(pid)) kill(pid, SIGKILL);  // more than 64 workers: not left unguarded
+            }
+            blocked.reset();
             if (pid < 0) {
                 close(fds[0]);
                 summary.setup_error = true;
@@ -211,9 +237,11 @@ RegressSummary regress_models(const std::vector<SelectedModel>& models, const Re
             }
             bool timed_out = !closed && std::chrono::steady_clock::now() - r.start > timeout;
             if (!closed && !timed_out) continue;
-            if (timed_out) kill(r.pid, SIGKILL);
+            if (timed_out) kill(-r.pid, SIGKILL);
             int status = 0;
-            waitpid(r.pid, &status, 0);
+            while (waitpid(r.pid, &status, 0) < 0 && errno == EINTR) {
+            }
+            unregister_child_group(r.pid);
             close(r.fd);
             finish(r, status, timed_out);
             running.erase(running.begin() + static_cast<std::ptrdiff_t>(k));
@@ -245,9 +273,9 @@ RegressSummary regress_models(const std::vector<SelectedModel>& models, const Re
         run.name = options.run_name;
         run.timestamp = started;
         run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_steady).count();
-        if (!write_file_atomically(options.junit_path, junit_xml(summary.models, run))) {
+        if (std::string why; !write_file_atomically(options.junit_path, junit_xml(summary.models, run), &why)) {
             summary.setup_error = true;
-            summary.setup_message = fmt::format("cannot write the JUnit file '{}'", options.junit_path);
+            summary.setup_message = fmt::format("cannot write the JUnit file '{}': {}", options.junit_path, why);
         }
     }
     out << fmt::format("{} passed, {} failed\n", summary.passed, summary.failed);

@@ -12,23 +12,43 @@ namespace modeaudit {
 
 namespace {
 
+// One CSV line's fields (RFC 4180): a field in double quotes may hold
+// commas, and "" inside it is one quote; unquoted fields are trimmed.
 std::vector<std::string> split_fields(const std::string& line) {
     std::vector<std::string> out;
     std::string cur;
-    for (char c : line) {
-        if (c == ',') {
-            out.push_back(cur);
+    bool quoted = false, was_quoted = false;
+    auto end_field = [&] {
+        if (!was_quoted) {
+            auto b = cur.find_first_not_of(" \t");
+            auto e = cur.find_last_not_of(" \t");
+            cur = b == std::string::npos ? std::string() : cur.substr(b, e - b + 1);
+        }
+        out.push_back(cur);
+        cur.clear();
+        was_quoted = false;
+    };
+    for (std::size_t i = 0; i < line.size(); ++i) {
+        const char c = line[i];
+        if (quoted) {
+            if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+                cur += '"';
+                ++i;
+            } else if (c == '"') {
+                quoted = false;
+            } else {
+                cur += c;
+            }
+        } else if (c == '"' && cur.find_first_not_of(" \t") == std::string::npos) {
+            quoted = was_quoted = true;
             cur.clear();
+        } else if (c == ',') {
+            end_field();
         } else if (c != '\r') {
-            cur += c;
+            if (!was_quoted) cur += c;
         }
     }
-    out.push_back(cur);
-    for (std::string& f : out) {
-        auto b = f.find_first_not_of(" \t");
-        auto e = f.find_last_not_of(" \t");
-        f = b == std::string::npos ? std::string() : f.substr(b, e - b + 1);
-    }
+    end_field();
     return out;
 }
 

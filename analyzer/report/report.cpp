@@ -16,6 +16,7 @@
 #include "report/markdown.h"
 #include "report/mode_graph.h"
 #include "report/pdf.h"
+#include "common/sha256.h"
 #include "report/subprocess.h"
 
 namespace modeaudit {
@@ -950,12 +951,21 @@ std::string footer(const ReportOptions& options) {
 std::string report_file_base(const Json& check) {
     std::string name = string_of(check, "model");
     std::string out;
+    bool changed = false;
     for (char c : name) {
         bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
                   c == '_' || c == '-' || c == '.';
         out += ok ? c : '_';
+        changed = changed || !ok;
     }
-    if (out.empty() || out.front() == '.' || out.front() == '-') out = "report" + out;
+    if (out.empty() || out.front() == '.' || out.front() == '-') {
+        changed = changed || !name.empty();
+        out = "report" + out;
+    }
+    // Two names that differ only in replaced characters ('Модель' and
+    // 'Машина') must not share a file: a changed name gets a short hash of
+    // the original.
+    if (changed) out += "-" + sha256_hex(name).substr(0, 8);
     return out;
 }
 
@@ -968,7 +978,7 @@ std::string render_report_json(const ReportInput& input) {
         j["simulation_not_run"] =
             input.simulation_not_run.empty() ? "no simulation result was given" : input.simulation_not_run;
     }
-    return j.dump(2) + "\n";
+    return j.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
 }
 
 std::string render_markdown(const ReportInput& input, const ReportOptions& options,
@@ -1005,22 +1015,29 @@ int write_report(const ReportInput& input, const ReportOptions& options, std::os
     const fs::path& final_dir = options.output_dir;
     std::error_code ec;
     fs::create_directories(final_dir, ec);
-    if (ec || !fs::is_directory(final_dir)) {
+    if (ec || !fs::is_directory(final_dir, ec)) {
         err << fmt::format("modeaudit: error: cannot create the report folder '{}': {}\n",
                            final_dir.string(), ec ? ec.message() : "not a directory");
         return 2;
     }
-    const fs::path dir = final_dir / kReportStagingFolder;
-    fs::remove_all(dir, ec);
-    fs::create_directory(dir, ec);
-    if (ec) {
-        err << fmt::format("modeaudit: error: cannot create the staging folder '{}': {}\n", dir.string(),
-                           ec.message());
+    // A fresh private staging folder per run (mkdtemp): two runs into one
+    // folder never share one, and a path planted under the name is never
+    // used. It is removed at the end, whatever happens.
+    std::string staging_error;
+    const std::optional<fs::path> staging = make_staging_folder(final_dir, kReportStagingFolder, staging_error);
+    if (!staging) {
+        err << fmt::format("modeaudit: error: {}\n", staging_error);
         return 2;
     }
+    const fs::path dir = *staging;
+    struct RemoveStaging {
+        fs::path folder;
+        ~RemoveStaging() { remove_staging_folder(folder); }
+    } remove_staging{dir};
     auto write = [&](const std::string& name, const std::string& text) -> bool {
-        if (write_file_atomically(dir / name, text)) return true;
-        err << fmt::format("modeaudit: error: cannot write '{}'\n", (final_dir / name).string());
+        std::string why;
+        if (write_file_atomically(dir / name, text, &why)) return true;
+        err << fmt::format("modeaudit: error: cannot write '{}': {}\n", (final_dir / name).string(), why);
         status = 2;
         return false;
     };
@@ -1139,34 +1156,63 @@ int write_report(const ReportInput& input, const ReportOptions& options, std::os
         else
             status = 2;
     }
-    // Into place: the data first, the Markdown last. An old PDF or old
-    // pictures that this run could not remake are removed rather than left
-    // looking current.
-    auto place = [&](fs::path& p) {
-        if (p.empty()) return;
-        fs::path to = final_dir / p.filename();
-        fs::rename(p, to, ec);
+    // Into place: the data first, the Markdown last. Nothing is placed
+    // unless the Markdown and the JSON were made (a full disk leaves the
+    // previous report as it was). An old PDF or old pictures that this run
+    // could not remake are removed rather than left looking current.
+    if (written.markdown.empty() || written.json.empty()) {
+        err << fmt::format("modeaudit: error: the report was not completed; the previous report in '{}' is left "
+                           "as it was\n",
+                           final_dir.string());
+        if (files) *files = ReportFiles{};
+        return 2;
+    }
+    // One run places its files at a time (a lock on the folder itself, so
+    // nothing is created for it): two runs into one folder both succeed, and
+    // the folder holds one run's complete set.
+    FolderLock lock(final_dir);
+    if (!lock.held()) {
+        err << fmt::format("modeaudit: error: cannot place the report: {}; the previous report is left as it was\n",
+                           lock.problem());
+        if (files) *files = ReportFiles{};
+        return 2;
+    }
+    std::vector<fs::path> stale;  // destinations this run removes
+    if (written.pdf.empty()) stale.push_back(final_dir / (base + ".pdf"));
+    if (written.plots.empty() && plan)
+        for (const PlotFigure& f : plan->figures) stale.push_back(final_dir / f.image);
+    if (written.mode_graph.empty() && graph) stale.push_back(final_dir / (base + "_modes.png"));
+    std::vector<fs::path*> moving = {&written.plot_data, &written.plot_script};
+    for (fs::path& p : written.plots) moving.push_back(&p);
+    for (fs::path* p : {&written.mode_graph_source, &written.mode_graph, &written.json, &written.pdf, &written.markdown})
+        moving.push_back(p);
+    // Only regular files are replaced or removed: a planted link, a device
+    // or a folder under one of the names stops the placing before anything
+    // is moved.
+    std::vector<fs::path> targets = stale;
+    for (const fs::path* p : moving)
+        if (!p->empty()) targets.push_back(final_dir / p->filename());
+    for (const fs::path& t : targets)
+        if (std::string why = destination_problem(t); !why.empty()) {
+            err << fmt::format("modeaudit: error: cannot place the report: {}; the previous report is left as it "
+                               "was\n",
+                               why);
+            if (files) *files = ReportFiles{};
+            return 2;
+        }
+    for (const fs::path& t : stale) fs::remove(t, ec);
+    for (fs::path* p : moving) {
+        if (p->empty()) continue;
+        fs::path to = final_dir / p->filename();
+        fs::rename(*p, to, ec);
         if (ec) {
             err << fmt::format("modeaudit: error: cannot move '{}' into place: {}\n", to.string(), ec.message());
             status = 2;
-            p.clear();
-            return;
+            p->clear();
+            continue;
         }
-        p = to;
-    };
-    if (written.pdf.empty()) fs::remove(final_dir / (base + ".pdf"), ec);
-    if (written.plots.empty() && plan)
-        for (const PlotFigure& f : plan->figures) fs::remove(final_dir / f.image, ec);
-    place(written.plot_data);
-    place(written.plot_script);
-    for (fs::path& p : written.plots) place(p);
-    if (written.mode_graph.empty() && graph) fs::remove(final_dir / (base + "_modes.png"), ec);
-    place(written.mode_graph_source);
-    place(written.mode_graph);
-    place(written.json);
-    place(written.pdf);
-    place(written.markdown);
-    fs::remove_all(dir, ec);
+        *p = to;
+    }
     if (files) *files = std::move(written);
     return status;
 }

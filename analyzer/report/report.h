@@ -72,8 +72,10 @@ struct ReportOptions {
 };
 
 // What write_report produced (paths inside output_dir).
-// The hidden folder inside output_dir where write_report makes the files
-// before renaming them into place (removed when it is done).
+// The prefix of the hidden folder inside output_dir where write_report makes
+// the files before renaming them into place: PREFIX-PID-XXXXXX, fresh per
+// run (mkdtemp), removed when it is done; one left by a killed run is
+// removed by a later run (common/files.h).
 inline constexpr const char* kReportStagingFolder = ".modeaudit-staging";
 
 struct ReportFiles {
@@ -82,7 +84,10 @@ struct ReportFiles {
 };
 
 // The file-name stem for a model: its name with anything but letters,
-// digits, '_', '-' and '.' replaced by '_' ("report" when empty).
+// digits, '_', '-' and '.' replaced by '_' ("report" when empty); when a
+// character was replaced (or "report" put before a leading '.' or '-'), "-"
+// and the first 8 hex digits of the name's SHA-256 follow, so distinct
+// names never share files.
 std::string report_file_base(const Json& check);
 
 // The report's JSON: the check document, then `simulation` (the document,

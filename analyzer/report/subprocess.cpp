@@ -1,5 +1,7 @@
 #include "report/subprocess.h"
 
+#include "common/child_processes.h"
+
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -125,13 +127,30 @@ ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOpt
     std::vector<char*> c_env = c_strings(env);
 
     pid_t pid = -1;
-    int rc = posix_spawnp(&pid, c_args[0], &actions.fa, &attr.attr, c_args.data(), c_env.data());
+    int rc = 0;
+    {
+        // Started and registered with the terminating signals blocked: a
+        // Ctrl-C, SIGTERM or SIGHUP of modeaudit kills the group
+        // (common/child_processes.h), with no window where it escapes.
+        TerminatingSignalsBlocked blocked;
+        rc = posix_spawnp(&pid, c_args[0], &actions.fa, &attr.attr, c_args.data(), c_env.data());
+        if (rc == 0 && !register_child_group(pid)) {
+            kill(-pid, SIGKILL);
+            while (waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
+            }
+            rc = EAGAIN;
+        }
+    }
     write_end.reset();
     if (rc != 0) {
         result.error = std::strerror(rc);
         return result;
     }
     result.started = true;
+    struct Unregister {
+        pid_t group;
+        ~Unregister() { unregister_child_group(group); }
+    } unregister{pid};
 
     using Clock = std::chrono::steady_clock;
     const auto deadline =

@@ -200,6 +200,8 @@ sim::Integrator& SimulationDriver::integrator(int mode) {
     io.atol = o_.atol;
     io.project = o_.project;
     io.max_steps = o_.max_steps;
+    io.deadline = started_ + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                 std::chrono::duration<double>(std::min(o_.max_wall_seconds, 1e9)));
     auto p = std::make_unique<Integrator>(*system(mode), io);
     Integrator& ref = *p;
     integrators_.emplace(mode, std::move(p));
@@ -266,11 +268,13 @@ void SimulationDriver::check_asserts(SegmentRecord& seg, const ModeSystem& sys, 
             const sim::StateFunction& margins_of = sys.assert_function(k);
             const sim::ViolationResult v = sim::first_violation(*poly, margins_of, cond, t_ok, t, co, work_);
             seg.event_search_enclosures += v.enclosures;
-            if (v.exhausted)
+            if (v.exhausted) {
                 result_.messages.push_back(fmt::format(
                     "the search for violations of assert \"{}\" gave up in [{:.12g}, {:.12g}] (work limit): a "
                     "violation there may be missed",
                     rec.message, t_ok, t));
+                result_.searches_gave_up.push_back({t_ok, t, true, rec.message, sys.mode_id(), rec.assert_index, {}});
+            }
             if (v.found) {
                 rec.violated = true;
                 std::vector<double> at(sys.state_count() + 1), margins(margins_of.output_count());
@@ -430,7 +434,13 @@ SimulationDriver::SegmentEnd SimulationDriver::integrate_segment() {
             close_segment(integ.time());
             sys->solve_leading(integ.time(), x.data(), y.data());  // y of the last accepted step (best effort)
             finish_values(*sys, x, y);
-            stop(StopReason::SolverFailure, error);
+            if (integ.past_deadline())  // inside the step: the limit, not a solver failure
+                stop_at_limit(fmt::format("the simulation ran longer than {} s of wall time and stopped at "
+                                          "t = {:.12g} (inside an integration step)",
+                                          o_.max_wall_seconds, integ.time()),
+                              "simulation wall time", "--max-sim-time");
+            else
+                stop(StopReason::SolverFailure, error);
             return {};
         }
         const sim::StatePolynomial* poly = needs_interpolant ? &integ.interpolant() : nullptr;
@@ -448,10 +458,15 @@ SimulationDriver::SegmentEnd SimulationDriver::integrate_segment() {
                     result_.grazes.push_back({r.first_touch, tr, sys->guards()[g].text, sys->mode_id(),
                                               modes_.transitions[static_cast<std::size_t>(tr)].range});
                 }
-                if (r.exhausted)
+                if (r.exhausted) {
                     result_.messages.push_back(fmt::format(
                         "event search for guard {} gave up in [{:.12g}, {:.12g}] (work limit): crossings there may be missed",
                         sys->guards()[g].text, p.t0, p.t1));
+                    const int tr = sys->guards()[g].transition;
+                    result_.searches_gave_up.push_back(
+                        {p.t0, p.t1, false, sys->guards()[g].text, sys->mode_id(), -1,
+                         tr >= 0 ? modes_.transitions[static_cast<std::size_t>(tr)].range : SourceRange{}});
+                }
                 if (r.found) crossings.emplace_back(r.time, g);
                 if (!departed[g]) {
                     surface_x_.resize(p.n);

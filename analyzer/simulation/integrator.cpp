@@ -247,7 +247,15 @@ bool Integrator::states_at(double t, std::vector<double>& x) const {
     return true;
 }
 
+bool Integrator::check_deadline() {
+    if (!past_deadline_ && std::chrono::steady_clock::now() > options_.deadline) past_deadline_ = true;
+    return !past_deadline_;
+}
+
+// A passed deadline is an unrecoverable failure (-1): CVODE returns at once,
+// and the driver reports the wall-time limit (past_deadline()).
 int Integrator::rhs(double t, const double* x, double* xdot) {
+    if (!check_deadline()) return -1;
     ++stats_.rhs_evaluations;
     if (sys_.explicit_state_derivative(t, x, xdot)) return 0;
     std::vector<double>& y = trial_;
@@ -262,6 +270,7 @@ int Integrator::rhs(double t, const double* x, double* xdot) {
 }
 
 int Integrator::jacobian(double t, const double* x, double* jac_column_major) {
+    if (!check_deadline()) return -1;
     ++stats_.jacobian_evaluations;
     std::vector<double>& y = trial_;
     std::copy(lead_.begin(), lead_.end(), y.begin());
@@ -274,6 +283,7 @@ int Integrator::jacobian(double t, const double* x, double* jac_column_major) {
 }
 
 int Integrator::projection(double t, const double* x, double* corr, double* err) {
+    if (!check_deadline()) return -1;
     ++stats_.projections;
     const std::size_t n = x_.size();
     std::vector<double>& p = work_;  // n * n >= n entries

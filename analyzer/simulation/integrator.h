@@ -25,6 +25,7 @@
 // each step's interpolant for events (event_detection.h) before going on.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -38,6 +39,10 @@ struct IntegratorOptions {
     double rtol = 1e-10, atol = 1e-12;
     bool project = true;          // onto F_UP after each step (modes with consistency conditions)
     long max_steps = 1000000;     // per segment
+    // The run's wall-time limit (--max-sim-time), checked inside every
+    // right-hand-side, Jacobian and projection call as well as between
+    // steps: one step of a large system can take minutes.
+    std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
 };
 
 struct IntegratorStats {
@@ -78,6 +83,8 @@ public:
     bool states_at(double t, std::vector<double>& x) const;
 
     const IntegratorStats& stats() const { return stats_; }
+    // True once a callback found the deadline passed (the step then failed).
+    bool past_deadline() const { return past_deadline_; }
     const ModeSystem& system() const { return sys_; }
 
     // CVODE callbacks (public for the C trampolines only).
@@ -106,6 +113,8 @@ private:
     bool view_nordsieck(int q) const;
     std::vector<double> work_;
     IntegratorStats stats_;
+    bool past_deadline_ = false;
+    bool check_deadline();  // false (and past_deadline_) when the deadline has passed
 };
 
 }  // namespace modeaudit::sim

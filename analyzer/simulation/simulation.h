@@ -236,6 +236,17 @@ struct SimulationResult {
         SourceRange range;                  // the transition's
     };
     std::vector<Graze> grazes;
+    // A search that stopped at its work limit (CrossingOptions::max_enclosures,
+    // event_detection.h) over [t0, t1]: a guard crossing or an assert
+    // violation there may have been missed (sim-event-search-incomplete).
+    struct SearchGaveUp {
+        double t0 = 0, t1 = 0;
+        bool assert_search = false;  // true: an assert's violation search; false: a guard's crossing search
+        std::string what, mode_id;   // the guard's text or the assert's message
+        int assert_index = -1;       // FlatModel::asserts, for an assert
+        SourceRange range;           // the transition's (a guard)
+    };
+    std::vector<SearchGaveUp> searches_gave_up;
     // The modes the initial event iteration entered, the last being the
     // initial mode (one mode when its relations held at once).
     std::vector<std::string> initial_modes;

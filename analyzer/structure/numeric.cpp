@@ -21,6 +21,7 @@
 // Jacobi/divide-and-conquer SVD and partial-pivoting LU are exactly what it
 // provides, tested far beyond what we could test a hand-written copy.
 #include "structure/numeric.h"
+#include "common/internal_error.h"
 
 #include <algorithm>
 #include <cmath>
@@ -315,6 +316,8 @@ bool eval_real(const GiNaC::ex& e, const GiNaC::exmap& at, double& out, std::str
             return false;
         }
         return true;
+    } catch (const InternalError&) {
+        throw;  // a bug of the tool, never "cannot be evaluated"
     } catch (const std::exception& ex) {
         why = std::string("cannot be evaluated: ") + ex.what();
     } catch (...) {
@@ -638,6 +641,8 @@ NewtonResult newton(const std::vector<GiNaC::ex>& equations, const std::vector<G
         sys.j.assign(m, std::vector<GiNaC::ex>(n));
         for (std::size_t i = 0; i < m; ++i)
             for (std::size_t k = 0; k < n; ++k) sys.j[i][k] = sys.f[i].diff(unknowns[k]);
+    } catch (const InternalError&) {
+        throw;  // a bug of the tool, never "cannot set up"
     } catch (const std::exception& ex) {
         result.message = std::string("cannot set up the system: ") + ex.what();
         return result;

@@ -14,6 +14,7 @@
 #include <exception>
 #include <string>
 
+#include "common/internal_error.h"
 #include "common/source.h"
 
 namespace modeaudit::fuzz {
@@ -28,6 +29,9 @@ template <typename Body>
 void run_or_abort(Body&& body) {
     try {
         body();
+    } catch (const InternalError& e) {
+        std::fprintf(stderr, "modeaudit fuzz: internal error: %s\n", e.what());
+        std::abort();
     } catch (const std::exception& e) {
         std::fprintf(stderr, "modeaudit fuzz: escaping exception: %s\n", e.what());
         std::abort();

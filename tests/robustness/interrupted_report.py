@@ -16,8 +16,8 @@ half-written file.
    Markdown ends with the footer line, the JSON parses, the PDF ends with
    %%EOF, a PNG ends with its IEND chunk); the staging folder of the killed
    run is the only other thing allowed, and it is hidden.
-4. A last complete run must remove that staging folder and leave a complete
-   report.
+4. A last complete run must remove the killed runs' staging folders
+   (.modeaudit-staging-PID-XXXXXX, one per run) and leave a complete report.
 Exit 0 when all holds, 1 with the reasons otherwise.
 """
 import json
@@ -32,7 +32,8 @@ STAGING = ".modeaudit-staging"
 
 
 def visible_files(folder):
-    return sorted(n for n in os.listdir(folder) if n != STAGING)
+    # Staging folders are STAGING-PID-XXXXXX, one per run.
+    return sorted(n for n in os.listdir(folder) if not n.startswith(STAGING))
 
 
 def complete(path):
@@ -101,8 +102,9 @@ def main():
     r = subprocess.run(base + ["--reproducible"], capture_output=True, text=True)
     if r.returncode != 0:
         problems.append(f"the last report failed (exit {r.returncode}): {r.stderr}")
-    if os.path.exists(os.path.join(out, STAGING)):
-        problems.append("the last complete run left the staging folder behind")
+    left = [n for n in os.listdir(out) if n.startswith(STAGING)]
+    if left:
+        problems.append(f"the last complete run left staging folders behind: {left}")
     for n in visible_files(out):
         if open(os.path.join(out, n), "rb").read() != previous.get(n):
             problems.append(f"after the last run {n} differs from the reproducible report")

@@ -50,6 +50,26 @@ TEST(Diagnostics, SuppressedFindingsDoNotCount) {
     EXPECT_EQ(sink.size(), 1u);
 }
 
+// A stage's `catch (const std::exception&)` (around GiNaC's lsolve, which
+// throws logic_error for an expected failure) must never swallow a tool bug:
+// InternalError is outside the std::exception hierarchy.
+TEST(Diagnostics, InternalErrorIsNotCaughtAsAStdException) {
+    auto stage_like = [] {
+        try {
+            MODEAUDIT_ASSERT(false, "broken invariant");
+        } catch (const std::exception&) {
+            return std::string("swallowed");
+        }
+        return std::string("not thrown");
+    };
+    try {
+        std::string got = stage_like();
+        ADD_FAILURE() << "the internal error was " << got;
+    } catch (const InternalError& e) {
+        EXPECT_NE(std::string(e.what()).find("broken invariant"), std::string::npos);
+    }
+}
+
 TEST(Diagnostics, UnregisteredRuleIsAnInternalError) {
     DiagnosticSink sink;
     Rule invented{"made-up-rule", Severity::error, RuleKind::finding, "", ""};

@@ -378,8 +378,13 @@ TEST(ReportJson, IsTheCheckDocumentWithItsSimulation) {
 TEST(ReportFiles, FileBaseIsASafeName) {
     EXPECT_EQ(report_file_base(Json{{"model", "CupAndBall"}}), "CupAndBall");
     EXPECT_EQ(report_file_base(Json{{"model", "Pkg.M"}}), "Pkg.M");
-    EXPECT_EQ(report_file_base(Json{{"model", "'a/b; rm'"}}), "_a_b__rm_");
-    EXPECT_EQ(report_file_base(Json{{"model", "../x"}}), "report.._x");
+    EXPECT_EQ(report_file_base(Json{{"model", "'a/b; rm'"}}), "_a_b__rm_-138ed873");
+    EXPECT_EQ(report_file_base(Json{{"model", "../x"}}), "report.._x-d6b96a97");
+    // Names that differ only in replaced characters get distinct files.
+    const std::string a = report_file_base(Json{{"model", "'Модель'"}});
+    const std::string b = report_file_base(Json{{"model", "'Машина'"}});
+    EXPECT_NE(a, b);
+    EXPECT_EQ(a.size(), b.size());
     EXPECT_EQ(report_file_base(Json::object()), "report");
 }
 
@@ -438,6 +443,15 @@ TEST(ReportPlots, TrajectoriesParseAndBadInputIsNamed) {
     EXPECT_EQ(error, "line 2: 'abc' is not a number");
     EXPECT_FALSE(parse_trajectories("time,x,x\n", error));
     EXPECT_FALSE(parse_trajectories("", error));
+}
+
+// RFC 4180: a quoted field may hold commas, and "" is one quote.
+TEST(ReportPlots, TrajectoriesHeaderFieldsMayBeQuoted) {
+    std::string error;
+    auto t = parse_trajectories("time,\"'a,b'\",\"'say \"\"hi\"\"'\", x \n0,1,2,3\n", error);
+    ASSERT_TRUE(t) << error;
+    EXPECT_EQ(t->columns, (std::vector<std::string>{"time", "'a,b'", "'say \"hi\"'", "x"}));
+    EXPECT_EQ(t->rows.size(), 1u);
 }
 
 TEST(ReportPlots, ScriptGroupsStatesMarksEventsAndQuotesNames) {
