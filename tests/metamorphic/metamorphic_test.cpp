@@ -70,8 +70,13 @@ TEST(Metamorphic, EquivalentFormulationsOfTheCorpusGetTheSameRestarts) {
     std::size_t shard = 0, shards = 1;
     if (const char* s = std::getenv("MODEAUDIT_METAMORPHIC_SHARD"))
         if (std::sscanf(s, "%zu/%zu", &shard, &shards) != 2 || shards == 0 || shard >= shards) shard = 0, shards = 1;
-    const std::vector<std::string> models = corpus_models();
-    ASSERT_GE(models.size(), 50u);
+    // MODEAUDIT_METAMORPHIC_ONLY=rel: that corpus model alone, whatever its
+    // number of transitions (by hand: good/b6_rectifier.mo, 384 transitions).
+    const char* only = std::getenv("MODEAUDIT_METAMORPHIC_ONLY");
+    const std::vector<std::string> models = only ? std::vector<std::string>{only} : corpus_models();
+    if (!only) {
+        ASSERT_GE(models.size(), 50u);
+    }
     std::size_t with_transitions = 0, generated = 0, checked = 0, transitions = 0, values = 0, value_transitions = 0,
                 known = 0;
     std::map<std::string, std::size_t> per_kind;
@@ -83,7 +88,7 @@ TEST(Metamorphic, EquivalentFormulationsOfTheCorpusGetTheSameRestarts) {
         Audit original = audit(text);
         if (!original.complete()) continue;  // stops before the restart stage: no transition is analysed
         const std::size_t n = original.fe->modes().transitions.size();
-        if (n == 0 || n > kMaxTransitions) continue;
+        if (n == 0 || (n > kMaxTransitions && !only)) continue;
         ++with_transitions;
         const std::uint64_t seed = fnv1a(rel);
         const Reference ref = reference(original, seed);
@@ -136,10 +141,14 @@ TEST(Metamorphic, EquivalentFormulationsOfTheCorpusGetTheSameRestarts) {
                 value_transitions, known);
     RecordProperty("models", static_cast<int>(with_transitions));
     RecordProperty("variants", static_cast<int>(checked));
-    // Not vacuous: at least three variants per model with transitions.
-    EXPECT_GE(with_transitions, 10u / shards);
-    EXPECT_GE(checked, 3 * with_transitions);
-    EXPECT_GT(values, 0u);
+    // Not vacuous: at least three variants per model with transitions (one
+    // model by hand may have fewer: b6_rectifier.mo's writing takes only
+    // the reordering, and its restarts are all continuous).
+    EXPECT_GE(with_transitions, only ? 1u : 10u / shards);
+    EXPECT_GE(checked, only ? 1u : 3 * with_transitions);
+    if (!only) {
+        EXPECT_GT(values, 0u);
+    }
 }
 
 }  // namespace
