@@ -2,6 +2,7 @@
 // limits are lowered from their defaults so one input cannot spend the whole
 // run allocating a legal million-element array; hitting them must still be a
 // diagnostic. (The flatten-stage rule checks run in the check harness.)
+#include "common/limits.h"
 #include "flatten/flattener.h"
 #include "fuzz_common.h"
 #include "parse/parser.h"
@@ -16,9 +17,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         modeaudit::FlattenOptions options;
         options.max_array_size = 10000;
         options.max_variables = 20000;
-        auto flat = modeaudit::flatten(*tree, sources, sink, options);
-        // null exactly when the model cannot be flattened, and then an input error says why
-        if (!flat && !sink.has_input_errors()) std::abort();
+        // A resource limit reached (common/limits.h) is a finding, as the
+        // pipeline reports it (limit-exceeded), not a crash.
+        try {
+            auto flat = modeaudit::flatten(*tree, sources, sink, options);
+            // null exactly when the model cannot be flattened, and then an input error says why
+            if (!flat && !sink.has_input_errors()) std::abort();
+        } catch (const modeaudit::LimitExceeded&) {
+            return;
+        }
     });
     return 0;
 }
