@@ -110,20 +110,10 @@ std::optional<ClassHit> Lookup::find_in_class(const ast::ClassDef* cls, const Le
     // looked up without the inherited elements of the class whose extends
     // are being followed (Modelica 3.6, 5.6.1): otherwise `package P extends
     // Lib.Icons.Package; ...` would search P's bases to find Lib.
-    if (!expanding_.count(cls)) {
-        expanding_.insert(cls);
-        struct Done {
-            std::set<const ast::ClassDef*>& s;
-            const ast::ClassDef* c;
-            ~Done() { s.erase(c); }
-        } done{expanding_, cls};
-        for (const ast::Element& el : cls->elements) {
-            if (el.kind != ast::Element::Kind::Extends) continue;
-            ClassHit base = lookup_class(el.extends->base, lex->parent ? lex->parent : top_scope());
-            if (base.cls && base.cls != cls)
-                if (auto hit = find_in_class(base.cls, base.lex, name, depth + 1)) return hit;
-        }
-    }
+    if (auto hit = first_in_bases<ClassHit>(cls, lex, [&](const ClassHit& base) {
+            return find_in_class(base.cls, base.lex, name, depth + 1);
+        }))
+        return hit;
     // Members stored in files of their own (a package directory).
     if (loader_)
         if (const ast::ClassDef* m = loader_->member(cls, name)) return ClassHit{m, scope_for(m, lex)};
@@ -145,6 +135,13 @@ std::optional<NameHit> Lookup::find_component(const ast::ClassDef* cls, const Le
                 return h;
             }
     }
+    return first_in_bases<NameHit>(cls, lex, [&](const ClassHit& base) {
+        return find_component(base.cls, base.lex, name, depth + 1);
+    });
+}
+
+template <class Hit, class Find>
+std::optional<Hit> Lookup::first_in_bases(const ast::ClassDef* cls, const LexScope* lex, Find&& find) {
     if (expanding_.count(cls)) return std::nullopt;
     expanding_.insert(cls);
     struct Done {
@@ -156,7 +153,7 @@ std::optional<NameHit> Lookup::find_component(const ast::ClassDef* cls, const Le
         if (el.kind != ast::Element::Kind::Extends) continue;
         ClassHit base = lookup_class(el.extends->base, lex->parent ? lex->parent : top_scope());
         if (base.cls && base.cls != cls)
-            if (auto hit = find_component(base.cls, base.lex, name, depth + 1)) return hit;
+            if (std::optional<Hit> hit = find(base)) return hit;
     }
     return std::nullopt;
 }

@@ -92,6 +92,11 @@ private:
     std::optional<NameHit> find_component(const ast::ClassDef* cls, const LexScope* lex, const std::string& name,
                                           int depth = 0);
     std::optional<NameHit> import_target(const ast::ComponentRef& name);
+    // `find(base class, its scope)` on each class `cls` extends, in order,
+    // the first hit; nothing while cls's own extends are being followed
+    // (a cycle, or a base name looked up from inside them).
+    template <class Hit, class Find>
+    std::optional<Hit> first_in_bases(const ast::ClassDef* cls, const LexScope* lex, Find&& find);
     // Follows `package P = Q;` to Q.
     ClassHit through_short(ClassHit hit);
 

@@ -177,7 +177,7 @@ NormalizedTransition normalize_first_order(const FlatModel& flat, const Mode& pr
     GiNaC::exmap map;
     std::set<int> drop, dropped_unknowns;
     for (const auto& [equation, alias] : common_velocity_aliases(flat, previous, next, transient)) {
-        if (n.velocity_of.count(alias.v) || n.velocity_of.count(alias.x)) continue;
+        if (n.velocity_of.count(alias.v)) continue;  // (an x is never a v: common_velocity_aliases)
         const auto [v, x, negated] = alias;
         n.velocity_of[v] = x;
         if (negated) n.negated_velocity.insert(v);
