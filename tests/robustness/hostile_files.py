@@ -34,6 +34,7 @@ import signal
 import stat
 import subprocess
 import sys
+import tempfile
 import time
 
 FAILS = []
@@ -65,10 +66,9 @@ def main():
     r = run([exe, "check", loop], text=True)
     check("symlink loop: exit 2, named", r.returncode == 2 and "symbolic links" in r.stderr, f"{r.returncode} {r.stderr}")
 
-    unreadable = os.path.join(work, "unreadable.mo")
-    shutil.copy(model, unreadable)
-    os.chmod(unreadable, 0)
     pre = None
+    nobody_dir = None
+    run_exe = exe
     if os.geteuid() == 0:
         nobody = pwd.getpwnam("nobody")
 
@@ -76,9 +76,21 @@ def main():
             os.setgid(nobody.pw_gid)
             os.setgroups([])
             os.setuid(nobody.pw_uid)
-    r = run([exe, "check", unreadable], text=True, preexec_fn=pre)
+        # 'nobody' must reach the program and the file: a checkout may sit
+        # below a folder only root can enter (mktemp -d), so both go to a
+        # folder of their own that anyone can enter.
+        nobody_dir = tempfile.mkdtemp(prefix="modeaudit-hostile-")
+        os.chmod(nobody_dir, 0o755)
+        run_exe = os.path.join(nobody_dir, "modeaudit")
+        shutil.copy2(exe, run_exe)
+    unreadable = os.path.join(nobody_dir or work, "unreadable.mo")
+    shutil.copy(model, unreadable)
+    os.chmod(unreadable, 0)
+    r = run([run_exe, "check", unreadable], text=True, preexec_fn=pre)
     check("unreadable file: exit 2, named", r.returncode == 2 and "Permission denied" in r.stderr,
           f"{r.returncode} {r.stderr}")
+    if nobody_dir:
+        shutil.rmtree(nobody_dir, ignore_errors=True)
 
     r = run([exe, "check", "/dev/zero", "--max-input-size", "1"], text=True, timeout=60)
     check("/dev/zero: exit 2 at the input size limit", r.returncode == 2 and "--max-input-size" in r.stderr,
