@@ -8,7 +8,9 @@
 //     runs, so that the derivation of the restart, which the restart stage
 //     owns, is not what is timed), then taut motion to t = 0.2. The hand
 //     code integrates the taut mode as the usual index-1 reduction
-//     q'' = -lambda q - (0, g), lambda = (v.v - g y) / L^2.
+//     q'' = -lambda q - (0, g), lambda = (v.v - g y) / L^2, once as is and
+//     once with a closed-form projection onto the constraints after each
+//     step, as the driver projects (the like-for-like ratio).
 //   - the tank of corpus/good/tank_level_switch.mo to t = 10: its level h
 //     follows from the volume V = A h + B h^3 (the driver follows the level
 //     guards through the Krawczyk enclosure of h; the hand code solves h by
@@ -73,7 +75,7 @@ struct HandResult {
 // state and the model's data and says whether root finding stays on, and
 // CVODE restarts from there.
 HandResult hand_run(const char* name, std::vector<double> y0, CVRhsFn rhs, CVRootFn root, int direction, void* user,
-                    double stop, const std::function<bool(N_Vector)>& event) {
+                    double stop, const std::function<bool(N_Vector)>& event, CVProjFn projection = nullptr) {
     HandResult r;
     const auto n = static_cast<sunindextype>(y0.size());
     SUNContext ctx = nullptr;
@@ -87,6 +89,7 @@ HandResult hand_run(const char* name, std::vector<double> y0, CVRhsFn rhs, CVRoo
     SUNMatrix A = SUNDenseMatrix(n, n, ctx);
     SUNLinearSolver LS = SUNLinSol_Dense(y, A, ctx);
     CVodeSetLinearSolver(mem, LS, A);
+    if (projection) CVodeSetProjFn(mem, projection);
     CVodeRootInit(mem, 1, root);
     CVodeSetRootDirection(mem, &direction);
     CVodeSetStopTime(mem, stop);
@@ -165,9 +168,45 @@ int rope_root(realtype, N_Vector yv, realtype* gout, void* user) {
     return 0;
 }
 
+// The projection a modeller adds to the index-1 reduction so that the
+// motion stays on the rope's constraints x^2 + y^2 = L^2 and x vx + y vy = 0,
+// as the driver's projection onto F_UP does: the position scaled onto the
+// circle, the velocity made tangent, and CVODE's error estimate projected
+// onto the constraints' tangent space, err -= G^T (G G^T)^-1 G err with
+// G = [[2x, 2y, 0, 0], [vx, vy, x, y]]. Free flight has no constraint.
+int rope_projection(realtype, N_Vector yv, N_Vector corr, realtype, N_Vector err, void* user) {
+    const Rope& p = *static_cast<Rope*>(user);
+    const double* y = N_VGetArrayPointer(yv);
+    double* c = N_VGetArrayPointer(corr);
+    if (!p.taut) {
+        for (int i = 0; i < 4; ++i) c[i] = 0;
+        return 0;
+    }
+    const double r = std::hypot(y[0], y[1]), x = y[0] * p.L / r, yy = y[1] * p.L / r;
+    const double a = (x * y[2] + yy * y[3]) / (p.L * p.L), vx = y[2] - a * x, vy = y[3] - a * yy;
+    c[0] = x - y[0];
+    c[1] = yy - y[1];
+    c[2] = vx - y[2];
+    c[3] = vy - y[3];
+    if (err) {
+        double* e = N_VGetArrayPointer(err);
+        const double G[2][4] = {{2 * x, 2 * yy, 0, 0}, {vx, vy, x, yy}};
+        double Ge[2] = {0, 0}, M[2][2] = {{0, 0}, {0, 0}};
+        for (int i = 0; i < 2; ++i)
+            for (int j = 0; j < 4; ++j) {
+                Ge[i] += G[i][j] * e[j];
+                for (int k = 0; k < 2; ++k) M[i][k] += G[i][j] * G[k][j];
+            }
+        const double det = M[0][0] * M[1][1] - M[0][1] * M[1][0];
+        const double l0 = (M[1][1] * Ge[0] - M[0][1] * Ge[1]) / det, l1 = (M[0][0] * Ge[1] - M[1][0] * Ge[0]) / det;
+        for (int j = 0; j < 4; ++j) e[j] -= G[0][j] * l0 + G[1][j] * l1;
+    }
+    return 0;
+}
+
 // The capture (inelastic restart onto the circle), then taut motion with
-// root finding off.
-HandResult hand_rope(double stop) {
+// root finding off; `project` adds rope_projection.
+HandResult hand_rope(double stop, bool project = false) {
     Rope p;
     return hand_run("rope", {0.4, -0.74905, 2, -0.019}, rope_rhs, rope_root, 1, &p, stop, [&](N_Vector y) {
         const double x = NV_Ith_S(y, 0), yy = NV_Ith_S(y, 1);
@@ -176,7 +215,7 @@ HandResult hand_rope(double stop) {
         NV_Ith_S(y, 3) -= a * yy;
         p.taut = true;
         return false;
-    });
+    }, project ? rope_projection : nullptr);
 }
 
 struct Tank {
@@ -313,6 +352,13 @@ int main(int argc, char** argv) {
             const double theta_hand = std::atan2(hand.final_state.at(0), -hand.final_state.at(1));
             fmt::print("ball on a rope: theta(0.2) driver {:.12f}, hand-coded {:.12f}, seed 0.712977020833\n",
                        theta_ours, theta_hand);
+            // Like for like: the driver projects onto the rope's constraints
+            // after every step (F_UP), which the plain index-1 hand code does
+            // not; the same hand code with a closed-form projection.
+            ok = bench_model("ball on a rope to t = 0.2, the hand code projecting too", corpus + "cup_and_ball.mo", 0.2,
+                             repeat, [](const StructureResult&) { return rope_capture(); },
+                             [] { return hand_rope(0.2, true); }, ours, hand) &&
+                 ok;
         }
     } catch (const std::exception& e) {
         fmt::print(stderr, "simulation bench: {}\n", e.what());
