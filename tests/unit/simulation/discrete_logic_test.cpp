@@ -63,6 +63,24 @@ TEST(DiscreteLogicSimulation, HysteresisAsLatchLawIfPreAndWhenClausesGiveTheSame
     }
 }
 
+// A latch whose Boolean has no start value starts from pre(y) = false
+// (corpus/good/discrete/latch_without_start.mo): x falls first from 1, so
+// y rises at t = 0.5 and x(4.8) = 0.8 (it would be 1.2 had y started true).
+TEST(DiscreteLogicSimulation, LatchWithoutStartValueStartsFromFalse) {
+    auto fe = simulated("good/discrete/latch_without_start.mo");
+    ASSERT_TRUE(fe->state.simulation);
+    const SimulationResult& r = *fe->state.simulation;
+    EXPECT_EQ(r.stopped_because, StopReason::StopTime) << (r.messages.empty() ? "" : r.messages.back());
+    EXPECT_FALSE(r.chattering);
+    const std::vector<double> got = instants(r);
+    const std::vector<double> closed_form{0.5, 1.5, 2.5, 3.5, 4.5};
+    ASSERT_EQ(got.size(), closed_form.size());
+    for (std::size_t k = 0; k < got.size(); ++k) EXPECT_NEAR(got[k], closed_form[k], 1e-9) << k;
+    ASSERT_FALSE(r.events.empty());
+    EXPECT_NE(r.events.front().to_id.find("y=true"), std::string::npos) << r.events.front().to_id;
+    EXPECT_NEAR(r.final_values.at("x"), 0.8, 1e-9);
+}
+
 // v(t) after sliding forward from rest at t0 = pi/6 under u = 2 sin t with
 // sliding friction 0.5 (unit mass): 2 (cos t0 - cos t) - 0.5 (t - t0).
 double forward_velocity(double t) {
