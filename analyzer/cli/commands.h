@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "common/limits.h"
+
 namespace modeaudit::cli {
 
 enum ExitCode { kClean = 0, kFindings = 1, kCannotRun = 2, kInternal = 3 };
@@ -44,11 +46,6 @@ struct CheckArgs {
     LimitArgs limits;
 };
 int run_check(const CheckArgs& args);
-
-// The largest --stop-time accepted: beyond it the time's rounding step
-// (1e9 * 2^-52, about 2e-7) is no longer small against the event-location
-// tolerances, and a failure there would be the tool's, not the model's.
-inline constexpr double kMaxStopTime = 1e9;
 
 struct SimulateArgs {
     std::string model_file;

@@ -148,7 +148,7 @@ int dispatch(int argc, char** argv) {
     s->add_option("--model", sim.model_name, "the class to simulate");
     s->add_option("--stop-time", sim.stop_time,
                   "end time, after the start time 0 and at most 1e9 (default: experiment(StopTime), else 1)")
-        ->check(finite_in(0, kMaxStopTime, true));
+        ->check(finite_in(0, modeaudit::kMaxStopTime, true));
     s->add_option("--rtol", sim.rtol, "relative tolerance of the integrator, in (0, 1)")
         ->check(finite_in(-1e308, 1e308));  // finite here; the range is checked (and named) by run_simulate
     s->add_option("--format", sim.format, "text or json")->check(CLI::IsMember({"text", "json"}));

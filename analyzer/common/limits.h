@@ -18,6 +18,12 @@
 
 namespace modeaudit {
 
+// The largest stop time accepted (--stop-time, experiment(StopTime)):
+// beyond it the time's rounding step (1e9 * 2^-52, about 2e-7) is no longer
+// small against the event-location tolerances, and a failure there would
+// be the tool's, not the model's.
+inline constexpr double kMaxStopTime = 1e9;
+
 class LimitExceeded : public std::runtime_error {
 public:
     // `what`: the sentence saying what was too large; `limit`: its name

@@ -2548,6 +2548,12 @@ void Flattener::read_model_annotations(const ast::ClassDef& cls, Instance* inst)
                         auto n = numeric_value(scalar(*a.mod->binding, ctx, "StopTime"));
                         if (!n || !n->is_real() || !n->is_positive())
                             fail(rule::flatten_type_mismatch, a.range, "StopTime must be a positive number");
+                        if (!std::isfinite(n->to_double()) || n->to_double() > kMaxStopTime)
+                            fail(rule::flatten_type_mismatch, a.range,
+                                 fmt::format("StopTime = {} is above the largest stop time modeaudit simulates ({:g}): "
+                                             "the time's rounding step would no longer be small against the event "
+                                             "location tolerance; give a smaller StopTime (or --stop-time)",
+                                             canonical(*n), kMaxStopTime));
                         model_->stop_time = n->to_double();
                     }
         }

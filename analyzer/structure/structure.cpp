@@ -166,13 +166,30 @@ void check_regularity(const FlatModel& flat, const Mode& mode, ModeStructure& ms
     std::string note;
     GiNaC::exmap data = data_values(flat, all, unknowns, note);
     bool constant = true;
+    // A derivative can have a pole where the equation itself is defined (abs
+    // or a fractional power at its kink: d|u|/du = u/|u|); GiNaC throws on
+    // the substitution. That point then does not decide the rank.
+    auto substitute = [](std::vector<std::vector<ex>>& m, const GiNaC::exmap& values, std::string& why) {
+        try {
+            for (auto& row : m)
+                for (ex& x : row) x = x.subs(values, kExactSubs);
+            return true;
+        } catch (const std::exception& e) {
+            why = e.what();
+            return false;
+        }
+    };
+    std::string pole;
+    if (!substitute(jac, data, pole)) {
+        reg.conclusive = false;
+        reg.jacobian_undefined = true;
+        reg.point_note = "the Jacobian is not defined at the parameter values (" + pole + ")";
+        return;
+    }
     for (auto& row : jac)
-        for (ex& x : row) {
-            x = x.subs(data, kExactSubs);
+        for (ex& x : row)
             for (const GiNaC::symbol& s : symbols_of(x))
                 if (unknowns.count(s)) constant = false;
-        }
-    GiNaC::exmap point;
     if (constant) {
         reg.constant = true;
         reg.point_consistent = true;
@@ -222,11 +239,49 @@ void check_regularity(const FlatModel& flat, const Mode& mode, ModeStructure& ms
         static const char* const kStartNames[] = {"the start values", "the start values with zeros replaced by +scale",
                                                   "the start values with zeros replaced by -scale",
                                                   "perturbed start values"};
+        auto point_of = [&](const Attempt& a) {
+            GiNaC::exmap at;
+            for (std::size_t k = 0; k < ms.states.size(); ++k) at[ms.states[k]] = a.xs[k];
+            for (std::size_t k = 0; k < ms.leading.size(); ++k) at[ms.leading[k]] = a.ls[k];
+            return at;
+        };
+        // The first consistent point (in the order of the start points) at
+        // which the Jacobian is defined.
         Attempt first = attempt(0), chosen = first;
-        int used = 0;
-        for (int k = 1; !chosen.ok && k < kStartPoints; ++k) {
-            Attempt a = attempt(k);
-            if (a.ok) chosen = std::move(a), used = k;
+        std::vector<std::vector<ex>> jac_at;
+        int used = -1;
+        for (int k = 0; used < 0 && k < kStartPoints; ++k) {
+            Attempt a = k == 0 ? first : attempt(k);
+            if (!a.ok) continue;
+            std::vector<std::vector<ex>> trial = jac;
+            std::string why;
+            if (substitute(trial, point_of(a), why)) {
+                chosen = std::move(a), used = k, jac_at = std::move(trial);
+            } else if (pole.empty()) {
+                pole = fmt::format("the Jacobian is not defined at the consistent point found from {} ({})",
+                                   kStartNames[k], why);
+            }
+        }
+        if (used < 0 && !pole.empty()) {
+            // Consistent points exist, but the Jacobian has a pole at each.
+            reg.conclusive = false;
+            reg.jacobian_undefined = true;
+            reg.point_consistent = true;
+            reg.point_note = pole;
+            return;
+        }
+        if (used < 0) {
+            used = 0;  // no consistent point: the rank at the start values decides nothing (below)
+            std::string why;
+            jac_at = jac;
+            if (!substitute(jac_at, point_of(first), why)) {
+                reg.conclusive = false;
+                reg.jacobian_undefined = true;
+                reg.point_note = fmt::format("no consistent point found from {} start points, and the Jacobian is not "
+                                             "defined at the start values ({}); from the start values, {}",
+                                             kStartPoints, why, first.note);
+                return;
+            }
         }
         if (chosen.ok) {
             if (used == 0)
@@ -240,13 +295,11 @@ void check_regularity(const FlatModel& flat, const Mode& mode, ModeStructure& ms
             reg.point_note = fmt::format("no consistent point found from {} start points; from the start values, {}",
                                          kStartPoints, first.note);
         }
-        for (std::size_t k = 0; k < ms.states.size(); ++k) point[ms.states[k]] = chosen.xs[k];
-        for (std::size_t k = 0; k < ms.leading.size(); ++k) point[ms.leading[k]] = chosen.ls[k];
+        if (!pole.empty()) reg.point_note += "; " + pole;
         for (std::size_t k = 0; k < ms.states.size(); ++k) reg.point.emplace_back(ms.states[k], chosen.xs[k]);
         for (std::size_t k = 0; k < ms.leading.size(); ++k) reg.point.emplace_back(ms.leading[k], chosen.ls[k]);
         reg.point_consistent = chosen.ok;
-        for (auto& row : jac)
-            for (ex& x : row) x = x.subs(point, kExactSubs);
+        jac = std::move(jac_at);
     }
     if (!note.empty()) reg.point_note += (reg.point_note.empty() ? "" : "; ") + note;
     // Exact when every entry is a rational number, else floating point.
@@ -397,7 +450,16 @@ StructureResult analyze_structure(const FlatModel& flat, const ModeSet& modes, D
                                     ms.regularity.constant ? "" : " at the point checked"),
                         notes);
         }
-        if (ms.regularity.checked && !ms.regularity.conclusive) {
+        if (ms.regularity.checked && ms.regularity.jacobian_undefined) {
+            std::vector<std::string> notes;
+            if (!ms.regularity.point_note.empty()) notes.push_back(ms.regularity.point_note);
+            sink.report(rule::structure_regularity_inconclusive, flat.range,
+                        fmt::format("the numerical regularity of {} is not established: its Jacobian of the leading "
+                                    "variables is not defined at the points tried, where a derivative has a pole "
+                                    "(such as that of abs at its kink)",
+                                    which),
+                        notes);
+        } else if (ms.regularity.checked && !ms.regularity.conclusive) {
             std::vector<std::string> notes;
             if (!ms.regularity.point_note.empty()) notes.push_back(ms.regularity.point_note);
             notes.push_back(fmt::format("at the last point tried the Jacobian of the leading variables has rank {} of {}; "

@@ -45,6 +45,7 @@ struct Regularity {
     double condition = 0;        // cond_2 of the Jacobian; infinity when singular
     double scaled_condition = 0; // cond_2 after row and column equilibration (what the rank rests on)
     bool conclusive = true;      // false: rank-deficient only at a point that is not consistent (not a finding of singularity)
+    bool jacobian_undefined = false;  // a pole of the Jacobian at every point tried (then not conclusive)
     std::vector<int> dependent;  // indices into ModeStructure::reduced
     std::vector<std::string> dependencies;  // readable: "equation 2 = 2*(equation 1)"
     bool point_consistent = false;

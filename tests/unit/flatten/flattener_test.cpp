@@ -255,6 +255,22 @@ TEST(Flatten, DeclaredInvariantsAndSuppressionsAreRead) {
     EXPECT_DOUBLE_EQ(*fe.flat().stop_time, 2.5);
 }
 
+TEST(Flatten, StopTimeMustBePositiveAndWithinTheLargestStopTime) {
+    // The same bounds as --stop-time: (0, 1e9]. Beyond 1e9 the time's
+    // rounding step is no longer small against event location's tolerance.
+    for (const char* bad : {"0", "-5", "1e12", "1e400"}) {
+        FrontEnd fe(std::string("model M Real x(start = 1); equation der(x) = -x; annotation(experiment(StopTime = ") +
+                        bad + ")); end M;",
+                    "flatten");
+        EXPECT_FALSE(fe.state.flat) << bad;
+        EXPECT_TRUE(fe.has("flatten-type-mismatch")) << bad << ": " << fe.diagnostics();
+    }
+    FrontEnd most("model M Real x(start = 1); equation der(x) = -x; annotation(experiment(StopTime = 1e9)); end M;",
+                  "flatten");
+    ASSERT_TRUE(most.state.flat) << most.diagnostics();
+    EXPECT_DOUBLE_EQ(*most.flat().stop_time, 1e9);
+}
+
 TEST(Flatten, CanonicalPrintingDoesNotDependOnDeclarationOrder) {
     FrontEnd a("model M Real x, y; equation der(x) = y + 2*x; y = sin(x); end M;", "flatten");
     FrontEnd b("model M Real y, x; equation der(x) = 2*x + y; y = sin(x); end M;", "flatten");

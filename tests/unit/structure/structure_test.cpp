@@ -167,6 +167,33 @@ TEST(Structure, AFailedNewtonStartIsNotASingularMode) {
     EXPECT_TRUE(bad->has("structure-regularity-inconclusive"));
 }
 
+TEST(Structure, AJacobianWithAPoleAtTheConsistentPointIsInconclusiveNotAnInternalError) {
+    // f = -k*|s|^1.5 with s held at 0: d|s|^1.5/ds = 1.5*|s|^0.5*s/|s| has a
+    // pole at every consistent point. GiNaC throws on the substitution; the
+    // stage says the regularity is not established (before: exit 3).
+    auto held = FrontEnd::from_file(corpus("good/near_miss/gap_held_at_kink.mo"), "structure");
+    ASSERT_TRUE(held->state.structure) << held->diagnostics();
+    const ModeStructure& ms = held->state.structure->modes.at(0);
+    EXPECT_EQ(ms.status, ModeStatus::Regular);
+    EXPECT_TRUE(ms.regularity.jacobian_undefined);
+    EXPECT_FALSE(ms.regularity.conclusive);
+    EXPECT_NE(ms.regularity.point_note.find("not defined at the consistent point"), std::string::npos)
+        << ms.regularity.point_note;
+    EXPECT_TRUE(held->has("structure-regularity-inconclusive"));
+    // With the gap free (s + s^3 = x) another start point (x = 1) is
+    // consistent with s != 0, where the Jacobian is defined: regular.
+    auto free = FrontEnd::from_file(corpus("good/near_miss/gap_free_at_kink.mo"), "structure");
+    ASSERT_TRUE(free->state.structure) << free->diagnostics();
+    const Regularity& r = free->state.structure->modes.at(0).regularity;
+    EXPECT_FALSE(r.jacobian_undefined);
+    EXPECT_TRUE(r.point_consistent) << r.point_note;
+    EXPECT_TRUE(r.conclusive);
+    EXPECT_EQ(r.rank, r.size);
+    for (const auto& [sym, value] : r.point)
+        if (sym.get_name() == "s") EXPECT_GT(std::abs(value), 0.1);
+    EXPECT_FALSE(free->has("structure-regularity-inconclusive"));
+}
+
 TEST(Structure, B6RectifierHasNoNumericallySingularMode) {
     // Issue 17 item 6: Ron = Goff = 1e-5 beside unit coefficients; every one
     // of the 64 modes has full rank, and equilibration lowers the condition.
