@@ -1481,6 +1481,21 @@ private:
         expect(TK::KwElse, "in the if-expression", "an if-expression must have an 'else' branch");
         e->operands.push_back(expression());
         e->range = from(begin);
+        // Flat here, but every later stage nests an elseif chain (each branch
+        // holds the rest as its else): bounded like a chain of operators.
+        const std::size_t branches = (e->operands.size() - 1) / 2;
+        if (branches > 1) {
+            const std::size_t h = branches + height(*e), bound = limits_.max_depth * kChainAllowance;
+            if (depth_ + h > bound) {
+                sink_.report(rule::parse_nesting_too_deep, e->range,
+                             fmt::format("if-expression with {} elseif branches, deeper than {} levels once its "
+                                         "branches are nested; split it (a table lookup or several variables)",
+                                         branches - 1, bound),
+                             {fmt::format("the bound is {} times the nesting-depth limit, set by --max-nesting",
+                                          kChainAllowance)});
+                throw Abandon{};
+            }
+        }
         return e;
     }
 

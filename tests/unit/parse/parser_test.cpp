@@ -1258,6 +1258,24 @@ TEST_F(ParseTest, LongFlatSumsAreFineButUnboundedChainsAreNot) {
     EXPECT_EQ(s2.all()[0].rule, "parse-nesting-too-deep");
 }
 
+TEST_F(ParseTest, LongElseifChainsAreBoundedLikeOperatorChains) {
+    // Flat in the syntax tree, nested in every later stage: 2,000 elseif
+    // branches are fine, 50,000 were a stack overflow after parsing.
+    auto chain = [](int n) {
+        std::string s = "model A\n  Real x;\n  Real y = if x < 0 then 0";
+        for (int i = 0; i < n; ++i) s += " elseif x < " + std::to_string(i) + " then " + std::to_string(i);
+        return s + " else 1;\nend A;\n";
+    };
+    parse(chain(2000));
+    EXPECT_TRUE(sink.all().empty()) << diags();
+    SourceManager sm2;
+    DiagnosticSink s2;
+    parse_file(sm2, sm2.add("elseif.mo", chain(50000)), s2);
+    ASSERT_EQ(s2.size(), 1u);
+    EXPECT_EQ(s2.all()[0].rule, "parse-nesting-too-deep");
+    EXPECT_NE(s2.all()[0].message.find("50000 elseif branches"), std::string::npos) << s2.all()[0].message;
+}
+
 TEST_F(ParseTest, DepthBoundIsConfigurable) {
     ParseLimits limits;
     limits.max_depth = 10;
