@@ -3,7 +3,7 @@
 # build-fuzz/ and runs each for SECONDS, one after the other, under nice,
 # seeded with every corpus model (corpus/**/*.mo).
 #
-#   tests/robustness/fuzz.sh SECONDS [parse|flatten|check ...]
+#   tests/robustness/fuzz.sh SECONDS [parse|flatten|check|simulate ...]
 #
 # Needs clang-14 and libclang-rt-14-dev (Debian 12). The grown corpus stays in
 # build-fuzz/fuzz-corpus/HARNESS/ (reused by the next run), the log of each
@@ -15,12 +15,12 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 if [ $# -lt 1 ] || ! [[ "$1" =~ ^[0-9]+$ ]]; then
-  echo "usage: tests/robustness/fuzz.sh SECONDS [parse|flatten|check ...]" >&2
+  echo "usage: tests/robustness/fuzz.sh SECONDS [parse|flatten|check|simulate ...]" >&2
   exit 2
 fi
 seconds=$1; shift
 harnesses=("$@")
-[ ${#harnesses[@]} -eq 0 ] && harnesses=(parse flatten check)
+[ ${#harnesses[@]} -eq 0 ] && harnesses=(parse flatten check simulate)
 
 cxx=${CXX_FUZZ:-clang++-14}
 if ! command -v "$cxx" >/dev/null 2>&1; then
@@ -39,8 +39,8 @@ if ! nice -n 19 cmake --build build-fuzz -j "${FUZZ_BUILD_JOBS:-2}" --target "${
 fi
 
 # Per-input limits: a slower input is a hang, a larger one an out-of-memory.
-declare -A timeout=([parse]=30 [flatten]=30 [check]=60)
-declare -A max_len=([parse]=16384 [flatten]=8192 [check]=4096)
+declare -A timeout=([parse]=30 [flatten]=30 [check]=60 [simulate]=60)
+declare -A max_len=([parse]=16384 [flatten]=8192 [check]=4096 [simulate]=4096)
 
 status=0
 for h in "${harnesses[@]}"; do
