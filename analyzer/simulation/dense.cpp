@@ -5,14 +5,21 @@
 
 namespace modeaudit::sim {
 
-bool DenseLu::factor(const double* a, std::size_t n) {
+bool DenseLu::factor(const double* a, std::size_t n, std::chrono::steady_clock::time_point deadline) {
     n_ = n;
+    interrupted_ = false;
     lu_.assign(a, a + n * n);
     piv_.resize(n);
     double scale = 0;
     for (double v : lu_) scale = std::max(scale, std::fabs(v));
     if (scale == 0) return n == 0;
+    const bool timed = deadline != std::chrono::steady_clock::time_point::max();
     for (std::size_t k = 0; k < n; ++k) {
+        // A large system can take minutes: the wall-time limit holds inside.
+        if (timed && k % 32 == 31 && std::chrono::steady_clock::now() > deadline) {
+            interrupted_ = true;
+            return false;
+        }
         std::size_t p = k;
         for (std::size_t i = k + 1; i < n; ++i)
             if (std::fabs(lu_[i * n + k]) > std::fabs(lu_[p * n + k])) p = i;

@@ -6,6 +6,7 @@
 // dense row-major storage is the right tool.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <vector>
 
@@ -14,14 +15,18 @@ namespace modeaudit::sim {
 class DenseLu {
 public:
     // Factors the n x n row-major matrix `a`; false when a pivot is zero or
-    // below 1e-14 times the largest entry (numerically singular).
-    bool factor(const double* a, std::size_t n);
+    // below 1e-14 times the largest entry (numerically singular), or when
+    // `deadline` passed during the elimination (then interrupted()).
+    bool factor(const double* a, std::size_t n,
+                std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max());
+    bool interrupted() const { return interrupted_; }
     // Solves A x = b in place.
     void solve(double* b) const;
     std::size_t size() const { return n_; }
 
 private:
     std::size_t n_ = 0;
+    bool interrupted_ = false;
     std::vector<double> lu_;
     std::vector<std::size_t> piv_;
 };

@@ -276,7 +276,8 @@ int Integrator::jacobian(double t, const double* x, double* jac_column_major) {
     std::copy(lead_.begin(), lead_.end(), y.begin());
     if (!sys_.solve_leading(t, x, y.data())) return 1;
     const std::size_t n = x_.size();
-    if (!sys_.ode_jacobian(t, x, y.data(), work_.data())) return 1;
+    if (!sys_.ode_jacobian(t, x, y.data(), work_.data(), options_.deadline))
+        return check_deadline() ? 1 : -1;  // the deadline passed inside: unrecoverable, as at the entry
     for (std::size_t i = 0; i < n; ++i)
         for (std::size_t j = 0; j < n; ++j) jac_column_major[j * n + i] = work_[i * n + j];
     return 0;

@@ -43,6 +43,7 @@
 #include <ginac/ginac.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstddef>
 #include <map>
 #include <memory>
@@ -134,8 +135,12 @@ public:
     // d/dt of the states given the states and the solved leading variables.
     void state_derivative(const double* x, const double* y, double* xdot) const;
     // The ODE Jacobian d(xdot)/dx (n x n, row-major) at a solved point, by
-    // the implicit function theorem: dy/dx = -(dF/dy)^-1 dF/dx.
-    bool ode_jacobian(double t, const double* x, const double* y, double* jac) const;
+    // the implicit function theorem: dy/dx = -(dF/dy)^-1 dF/dx. False also
+    // when `deadline` passes during the work (checked every 32 rows and
+    // columns: a dense system of thousands of leading variables takes
+    // minutes).
+    bool ode_jacobian(double t, const double* x, const double* y, double* jac,
+                      std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max()) const;
 
     // Max-norm of F_UP at x (0 without constraints).
     double constraint_residual(double t, const double* x) const;
