@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <iterator>
 #include <cerrno>
 #include <cstdlib>
 #include <map>
@@ -106,6 +107,24 @@ std::set<std::string> declared_quantities(const Json& check) {
                     q["kind"].is_string() && q["kind"].get<std::string>().find("discovered") == std::string::npos)
                     out.insert(q["name"].get<std::string>());
         }
+    return out;
+}
+
+// The guard texts of the transitions that fired in the simulation.
+std::set<std::string> fired_guards(const Json* simulation) {
+    std::set<std::string> out;
+    if (!simulation || !simulation->is_object() || !simulation->contains("events") || !(*simulation)["events"].is_array())
+        return out;
+    auto add = [&](const Json& e) {
+        if (e.is_object() && e.contains("guards") && e["guards"].is_array())
+            for (const Json& g : e["guards"])
+                if (g.is_string()) out.insert(g.get<std::string>());
+    };
+    for (const Json& e : (*simulation)["events"]) {
+        add(e);
+        if (e.is_object() && e.contains("steps") && e["steps"].is_array())
+            for (const Json& st : e["steps"]) add(st);
+    }
     return out;
 }
 
@@ -227,8 +246,34 @@ PlotPlan plan_plots(const std::string& file_base, const Trajectories& data, cons
                                                             : kinds[1];
             by_kind[kind].push_back(c);
         }
-        for (const char* kind : kinds)
-            for (auto& c : chunk_by_prefix(by_kind[kind])) chosen.emplace_back(kind, c);
+        // Guards of the transitions the simulation took first (their texts
+        // in the events' `guards`), then the others.
+        std::set<std::string> fired = fired_guards(simulation);
+        const Json* described_cols = simulation && simulation->is_object() && simulation->contains("sampled_columns")
+                                         ? &(*simulation)["sampled_columns"]
+                                         : nullptr;
+        std::stable_partition(by_kind[kinds[2]].begin(), by_kind[kinds[2]].end(), [&](const std::string& c) {
+            return described_cols && described_cols->is_object() && described_cols->contains(c) &&
+                   (*described_cols)[c].is_string() && fired.count((*described_cols)[c].get<std::string>());
+        });
+        // A model with hundreds of transitions or components would give
+        // pages of pictures: each kind has at most a few figures, the rest
+        // stays in the CSV and the report says how many.
+        const std::size_t max_figures[] = {2, 3, 2, 2, 1};
+        for (std::size_t k = 0; k < std::size(kinds); ++k) {
+            std::vector<std::vector<std::string>> figures = chunk_by_prefix(by_kind[kinds[k]]);
+            std::size_t left_out = 0;
+            for (std::size_t f = 0; f < figures.size(); ++f) {
+                if (f < max_figures[k]) chosen.emplace_back(kinds[k], figures[f]);
+                else left_out += figures[f].size();
+            }
+            if (left_out)
+                plan.not_drawn.push_back(fmt::format("{} {}", left_out, k == 0   ? "declared quantities"
+                                                                          : k == 1 ? "solved variables"
+                                                                          : k == 2 ? "guards"
+                                                                          : k == 3 ? "assert margins"
+                                                                                   : "residuals"));
+        }
     }
     const Json* units = check.is_object() && check.contains("units") && check["units"].is_object() ? &check["units"]
                                                                                                  : nullptr;

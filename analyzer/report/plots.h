@@ -50,6 +50,9 @@ struct PlotPlan {
     std::string script;       // the gnuplot script's text
     std::vector<double> event_times;
     std::vector<PlotFigure> figures;
+    // Columns left out of the default grouping ("64 guards"): each kind of
+    // sampled quantity has at most a few figures (the CSV has every column).
+    std::vector<std::string> not_drawn;
 };
 
 // Groups the columns into figures. With `groups` non-empty, each listed
@@ -58,7 +61,10 @@ struct PlotPlan {
 // other columns by kind: declared quantities (the modes' `invariants`),
 // solved variables, guards, assert margins, the constraint residual;
 // within each, by component prefix (the name up to its last '.'), in CSV
-// order, at most four curves per figure. Legends carry the check
+// order, at most four curves per figure; at most 2 figures of declared
+// quantities, 3 of solved variables, 2 of guards (those of the transitions
+// the simulation took first), 2 of assert margins and 1 of residuals, the
+// rest counted in `not_drawn`. Legends carry the check
 // document's `units` and the simulation document's `sampled_columns`.
 PlotPlan plan_plots(const std::string& file_base, const Trajectories& data, const Json& check,
                     const Json* simulation, const std::vector<std::vector<std::string>>& groups);

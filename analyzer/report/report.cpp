@@ -766,6 +766,9 @@ std::string plots_text(const PlotPlan* plots, const std::string& problem) {
             for (const std::string& e : explained) list += (list.empty() ? "" : "; ") + e;
             if (!list.empty()) out += "Curves: " + list + ".\n\n";
         }
+        if (!plots->not_drawn.empty())
+            out += fmt::format("Not drawn, to keep the report short (they are columns of {}): {}.\n\n",
+                               md::code(plots->data_file), md::text(md::join(plots->not_drawn)));
         out += fmt::format("The pictures are drawn by {} from {}; run {} in this folder to "
                            "draw them again.\n\n",
                            md::code(plots->script_file), md::code(plots->data_file),

@@ -157,5 +157,19 @@ TEST(ReportPlots, SampledQuantitiesByKindWithUnitsAndDescriptions) {
     EXPECT_TRUE(std::isnan(parsed->rows[0][2]));  // a quantity not defined in the sample's mode
 }
 
+TEST(ReportPlots, ManyGuardsAreCutTheFiredOnesFirst) {
+    Trajectories t{{"time", "x"}, {}};
+    Json sim = Json::parse(R"({"events": [{"time": 0.5, "guards": ["g11"]}], "sampled_columns": {}})");
+    for (int k = 1; k <= 12; ++k) {
+        t.columns.push_back("guard(" + std::to_string(k) + ")");
+        sim["sampled_columns"]["guard(" + std::to_string(k) + ")"] = "g" + std::to_string(k);
+    }
+    PlotPlan p = plan_plots("M", t, check_document(), &sim, {});
+    ASSERT_EQ(p.figures.size(), 3u);  // the states, then two figures of guards
+    EXPECT_EQ(p.figures[1].variables, (std::vector<std::string>{"guard(11)", "guard(1)", "guard(2)", "guard(3)"}));
+    EXPECT_EQ(p.figures[2].variables, (std::vector<std::string>{"guard(4)", "guard(5)", "guard(6)", "guard(7)"}));
+    EXPECT_EQ(p.not_drawn, (std::vector<std::string>{"4 guards"}));
+}
+
 }  // namespace
 }  // namespace modeaudit
