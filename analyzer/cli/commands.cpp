@@ -17,6 +17,7 @@
 #include <sstream>
 
 #include "common/files.h"
+#include "common/github_annotations.h"
 #include "common/json_output.h"
 #include "common/model_selection.h"
 #include "common/sarif.h"
@@ -24,7 +25,9 @@
 #include "common/rules.h"
 #include "common/terminal_text.h"
 #include "common/version.h"
+#include "cli/sampled_quantities.h"
 #include "pipeline/pipeline.h"
+#include "regress/junit.h"
 #include "regress/runner.h"
 #include "report/report.h"
 #include "common/sha256.h"
@@ -393,6 +396,13 @@ std::string render_json(const PipelineState& state, const PipelineResult& result
     j["tool"] = {{"name", "modeaudit"}, {"version", MODEAUDIT_VERSION}};
     j["model"] = state.flat ? Json(state.flat->name) : Json(nullptr);
     if (state.flat && !state.flat->description.empty()) j["description"] = state.flat->description;
+    if (state.flat) {
+        // The declared units (unit = "..."), for the report's tables and plots.
+        Json units = Json::object();
+        for (const FlatVariable& v : state.flat->variables)
+            if (!v.unit.empty()) units[v.name] = v.unit;
+        if (!units.empty()) j["units"] = units;
+    }
     j["modes"] = modes_to_json(state);
     j["transitions"] = transitions_to_json(state);
     j["diagnostics"] = diagnostics_to_json(state.sink, state.sources);
@@ -429,8 +439,8 @@ void print_timings(const PipelineResult& result) {
 }  // namespace
 
 int run_check(const CheckArgs& args) {
-    if (args.format != "text" && args.format != "json" && args.format != "sarif") {
-        print_error(fmt::format("unknown format '{}'; use text, json or sarif", args.format));
+    if (args.format != "text" && args.format != "json" && args.format != "sarif" && args.format != "github") {
+        print_error(fmt::format("unknown format '{}'; use text, json, sarif or github", args.format));
         return kCannotRun;
     }
     const Stage* dump_stage = nullptr;
@@ -563,6 +573,12 @@ int run_check(const CheckArgs& args) {
         inv.exit_code = exit_code;
         inv.execution_successful = exit_code != kCannotRun;
         out = sarif_log(models, so, inv).dump(2) + "\n";
+    } else if (args.format == "github") {
+        // GitHub Actions workflow annotations (common/github_annotations.h).
+        for (const Checked& c : checked)
+            out += c.failure.empty()
+                       ? github_annotations(c.path, c.sources, c.sink)
+                       : fmt::format("::error title=modeaudit::{}\n", github_escape_data(sanitize_text(c.path + ": " + c.failure)));
     } else if (args.format == "json") {
         if (!many) {
             out = checked.front().json.is_null() ? Json::object().dump(2) + "\n" : checked.front().json.dump(2) + "\n";
@@ -593,7 +609,7 @@ int run_check(const CheckArgs& args) {
         }
     }
 
-    if (args.output.empty()) {
+    if (args.output.empty() || args.output == "-") {
         std::cout << out;
         std::cout.flush();
     } else if (std::string why; !write_file_atomically(args.output, out, &why)) {
@@ -692,6 +708,7 @@ Json simulation_to_json(const PipelineState& state, double stop_time) {
         for (const AssertRecord& a : sg.asserts)
             asserts.push_back({{"message", a.message}, {"violated", a.violated}, {"min_margin", a.min_margin}});
         segments.push_back({{"mode", sg.mode_id}, {"begin", sg.begin}, {"end", sg.end}, {"steps", sg.steps},
+                            {"rhs_evaluations", sg.rhs_evaluations}, {"jacobian_evaluations", sg.jacobian_evaluations},
                             {"max_constraint_drift", sg.max_drift}, {"asserts", asserts}});
     }
     j["segments"] = segments;
@@ -718,7 +735,9 @@ std::string csv_field(const std::string& name) {
 
 // The trajectories as CSV: time, then the states that every segment has
 // (in the first segment's order), so that each row is complete.
-std::string trajectories_csv(const SimulationResult& r) {
+// `extra` (the report's): further columns, one value per sample ("nan"
+// where a quantity is not defined).
+std::string trajectories_csv(const SimulationResult& r, const SampledQuantities* extra = nullptr) {
     std::vector<std::string> names;
     if (!r.segments.empty())
         for (const std::string& n : r.segments.front().state_names) {
@@ -729,8 +748,11 @@ std::string trajectories_csv(const SimulationResult& r) {
         }
     std::string out = "time";
     for (const std::string& n : names) out += "," + csv_field(n);
+    if (extra)
+        for (const std::string& n : extra->columns) out += "," + csv_field(n);
     out += "\n";
-    for (const Sample& s : r.samples) {
+    for (std::size_t i = 0; i < r.samples.size(); ++i) {
+        const Sample& s = r.samples[i];
         const SegmentRecord& sg = r.segments[s.segment];
         std::vector<std::string> row(names.size());
         for (std::size_t k = 0; k < sg.state_names.size() && k < s.states.size(); ++k) {
@@ -739,6 +761,8 @@ std::string trajectories_csv(const SimulationResult& r) {
         }
         out += fmt::format("{:.17g}", s.time);
         for (const std::string& v : row) out += "," + v;
+        if (extra && i < extra->rows.size())
+            for (double v : extra->rows[i]) out += fmt::format(",{:.17g}", v);
         out += "\n";
     }
     return out;
@@ -785,8 +809,15 @@ int run_simulate(const SimulateArgs& args) {
     double stop = args.stop_time > 0 ? args.stop_time : state.flat->stop_time.value_or(1.0);
     std::string out = args.format == "json" ? simulation_to_json(state, stop).dump(2, ' ', false, Json::error_handler_t::replace) + "\n"
                                             : render_text_diagnostics(state) + terminal_safe(simulation_text(state));
-    std::cout << out;
-    if (std::string why; !args.csv.empty() && !write_file_atomically(args.csv, trajectories_csv(*state.simulation), &why)) {
+    if (args.csv == "-") {
+        // The CSV alone on standard output (for a pipe); the findings on
+        // standard error, the summary left out.
+        std::cerr << render_text_diagnostics(state);
+        std::cout << trajectories_csv(*state.simulation);
+    } else {
+        std::cout << out;
+    }
+    if (std::string why; !args.csv.empty() && args.csv != "-" && !write_file_atomically(args.csv, trajectories_csv(*state.simulation), &why)) {
         print_error(fmt::format("cannot write the CSV: {}", why));
         return kCannotRun;
     }
@@ -816,7 +847,16 @@ int run_report(const ReportArgs& args) {
     input.model_sha256 = model_file ? sha256_hex(state.sources.contents(model_file)) : sha256_hex("");
     if (state.simulation) {
         input.simulation = simulation_to_json(state, state.flat->stop_time.value_or(1.0));
-        input.trajectories_csv = trajectories_csv(*state.simulation);
+        // Beside the states, the report plots what the samples give: solved
+        // variables, guards, assert margins, the constraint residual.
+        const SampledQuantities extra =
+            sample_quantities(*state.flat, *state.modes, *state.structure, *state.simulation);
+        if (!extra.descriptions.empty()) {
+            Json described = Json::object();
+            for (const auto& [column, what] : extra.descriptions) described[column] = what;
+            (*input.simulation)["sampled_columns"] = described;
+        }
+        input.trajectories_csv = trajectories_csv(*state.simulation, &extra);
     } else {
         input.simulation_not_run = result.stopped_on_input_error ? "the model could not be analysed (see the findings)"
                                                                  : "the simulation stage did not run";
@@ -841,7 +881,8 @@ int run_regress(const RegressArgs& args) {
         print_error("-j takes a positive number of jobs, at most 64");
         return kCannotRun;
     }
-    if (!args.junit.empty()) {
+    const bool junit_to_stdout = args.junit == "-";
+    if (!args.junit.empty() && !junit_to_stdout) {
         // Before the run, not after it: a missing folder or a JUnit path that
         // is a link or a device is known at once.
         std::error_code ec;
@@ -898,7 +939,7 @@ int run_regress(const RegressArgs& args) {
             return kCannotRun;
         }
         options.run_name = fmt::format("modeaudit regress, shard {}/{}", shard->index, shard->total);
-        std::cout << fmt::format("shard {}/{} (from {}): {} of {} models\n", shard->index, shard->total, shard_from,
+        (junit_to_stdout ? std::cerr : std::cout) << fmt::format("shard {}/{} (from {}): {} of {} models\n", shard->index, shard->total, shard_from,
                                  models.size(), selection.models.size());
     }
     if (args.list_only) {
@@ -907,12 +948,23 @@ int run_regress(const RegressArgs& args) {
     }
     options.jobs = args.jobs;
     options.timeout_seconds = args.timeout_seconds;
-    options.junit_path = args.junit;
+    options.junit_path = junit_to_stdout ? std::string() : args.junit;
     options.progress = true;
-    RegressSummary summary = regress_models(models, options, std::cout);
+    // --junit -: the XML alone on standard output, the results on standard error.
+    const auto started = std::chrono::system_clock::now();
+    const auto started_steady = std::chrono::steady_clock::now();
+    RegressSummary summary = regress_models(models, options, junit_to_stdout ? std::cerr : std::cout);
     if (summary.setup_error) {
         print_error(summary.setup_message);
         return kCannotRun;
+    }
+    if (junit_to_stdout) {
+        JUnitRun run;
+        run.name = options.run_name;
+        run.timestamp = started;
+        run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_steady).count();
+        std::cout << junit_xml(summary.models, run);
+        std::cout.flush();
     }
     return summary.failed == 0 ? kClean : kFindings;
 }

@@ -3,6 +3,9 @@
 // line and exit 2; a bug of the tool is "internal error, please report" and
 // exit 3; nothing escapes as an uncaught exception.
 #include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <algorithm>
 
 #include <cctype>
 #include <cmath>
@@ -20,6 +23,7 @@
 #include "cli/commands.h"
 #include "common/files.h"
 #include "common/internal_error.h"
+#include "common/suggest.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 // CLN allocates a few bytes at start-up that it never frees (and GiNaC on a
@@ -103,6 +107,45 @@ void add_limit_options(CLI::App* app, LimitArgs& l, bool simulation) {
         ->check(finite_in(0.001, 1e7))->group(g);
 }
 
+// "Did you mean": for a command or an option of the command that the
+// parser did not know, the closest known one (common/suggest.h); "" when
+// every word is known or nothing is close.
+std::string did_you_mean(const CLI::App& app, int argc, char** argv) {
+    std::vector<std::string> commands;
+    for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; }))
+        commands.push_back(sub->get_name());
+    const CLI::App* command = nullptr;
+    int i = 1;
+    for (; i < argc; ++i) {
+        const std::string a = argv[i];
+        if (a.starts_with("-")) continue;  // --help, --version
+        for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; }))
+            if (sub->get_name() == a) command = sub;
+        if (command) break;
+        const std::string guess = modeaudit::closest_match(a, commands);
+        return guess.empty() ? std::string() : fmt::format("unknown command '{}'; did you mean '{}'?", a, guess);
+    }
+    if (!command) return "";
+    std::vector<std::string> options;
+    for (const CLI::App* scope : {command, &app})
+        for (const CLI::Option* o : scope->get_options()) {
+            for (const std::string& n : o->get_lnames()) options.push_back("--" + n);
+            for (const std::string& n : o->get_snames()) options.push_back("-" + n);
+        }
+    for (++i; i < argc; ++i) {
+        std::string a = argv[i];
+        if (a == "--") break;
+        if (!a.starts_with("-") || a == "-" || (a.size() > 1 && (std::isdigit(static_cast<unsigned char>(a[1])) || a[1] == '.')))
+            continue;
+        if (auto eq = a.find('='); eq != std::string::npos) a.resize(eq);
+        if (std::find(options.begin(), options.end(), a) != options.end()) continue;
+        const std::string guess = modeaudit::closest_match(a, options);
+        if (!guess.empty())
+            return fmt::format("unknown option '{}' for '{}'; did you mean '{}'?", a, command->get_name(), guess);
+    }
+    return "";
+}
+
 int dispatch(int argc, char** argv) {
     CLI::App app{"modeaudit: audits multimode physical models (a Modelica subset) before anyone "
                  "relies on them.\nEvery reachable mode's structure, every mode change's restart, "
@@ -126,9 +169,10 @@ int dispatch(int argc, char** argv) {
     c->add_option("--sarif-category", check.sarif_category,
                   "SARIF: the run's category (automationDetails.id NAME/; default modeaudit)");
     c->add_option("--model", check.model_name, "the class to audit (default: the last top-level model)");
-    c->add_option("--format", check.format, "output format: text, json or sarif")
-        ->check(CLI::IsMember({"text", "json", "sarif"}));
-    c->add_option("-o,--output", check.output, "write the output to FILE instead of stdout");
+    c->add_option("--format", check.format,
+                  "output format: text, json, sarif, or github (GitHub Actions workflow annotations)")
+        ->check(CLI::IsMember({"text", "json", "sarif", "github"}));
+    c->add_option("-o,--output", check.output, "write the output to FILE instead of stdout (- for stdout)");
     c->add_option("--dump-after", check.dump_after,
                   "stop after STAGE and print its result (parse, flatten, modes, ...)");
     c->add_flag("--time-stages", check.time_stages, "print each stage's wall time on stderr");
@@ -154,7 +198,8 @@ int dispatch(int argc, char** argv) {
     s->add_option("--rtol", sim.rtol, "relative tolerance of the integrator, in (0, 1)")
         ->check(finite_in(-1e308, 1e308));  // finite here; the range is checked (and named) by run_simulate
     s->add_option("--format", sim.format, "text or json")->check(CLI::IsMember({"text", "json"}));
-    s->add_option("--csv", sim.csv, "write the trajectory to FILE as CSV");
+    s->add_option("--csv", sim.csv,
+                  "write the trajectory to FILE as CSV (- for stdout: the CSV alone, the findings on stderr)");
     s->add_option("--library", sim.libraries,
                   "a library: a package directory, a .mo file, or a directory of libraries (repeatable; "
                   "searched before MODELICAPATH)")
@@ -182,7 +227,9 @@ int dispatch(int argc, char** argv) {
                   "run only shard K of N (K/N, 1 <= K <= N; round robin over the sorted selection); default: "
                   "CI_NODE_INDEX/CI_NODE_TOTAL when both are set");
     g->add_flag("--list", reg.list_only, "print the selected models (after sharding) and run none");
-    g->add_option("--junit", reg.junit, "write JUnit XML to FILE (one testsuite per corpus folder)");
+    g->add_option("--junit", reg.junit,
+                  "write JUnit XML to FILE (one testsuite per corpus folder; - for stdout: the XML alone, the results "
+                  "on stderr)");
     g->add_option("-j,--jobs", reg.jobs, "models run at once, each in its own process (1 to 64)");
     g->add_option("--timeout", reg.timeout_seconds, "seconds per model before it counts as failed")
         ->check(finite_in(0, 1e7, true));
@@ -213,6 +260,10 @@ int dispatch(int argc, char** argv) {
             std::cout << app.help();
             return kClean;
         }
+        if (const std::string guess = did_you_mean(app, argc, argv); !guess.empty()) {
+            std::cerr << "modeaudit: error: " << guess << " (run `modeaudit --help` for usage)\n";
+            return kCannotRun;
+        }
         std::cerr << "modeaudit: error: " << err.what() << "; run `modeaudit --help` for usage\n";
         return kCannotRun;
     }
@@ -226,8 +277,10 @@ int dispatch(int argc, char** argv) {
     if (g->parsed()) return run_regress(reg);
     if (app.got_subcommand("rules")) return run_rules();
     if (e->parsed()) return run_explain(rule_id);
-    std::cout << app.help();
-    return kClean;
+    // No command: a usage error (a script that forgot the command must not
+    // pass); the help goes to standard error.
+    std::cerr << app.help() << "modeaudit: error: no command given; run `modeaudit COMMAND --help`\n";
+    return kCannotRun;
 }
 
 }  // namespace

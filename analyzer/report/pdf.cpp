@@ -90,6 +90,16 @@ const std::map<char32_t, std::string_view>& math_symbols() {
 std::string latex_header(const std::string& markdown, const PdfOptions& options) {
     std::string h;
     if (options.reproducible) h += "\\ifdefined\\pdftrailerid\\pdftrailerid{}\\fi\n";
+    // Pictures at most 0.45 of the text height (the template's \maxheight
+    // is the whole page): a tall mode graph then leaves room for its
+    // caption and the text around it. Set here rather than as a Pandoc
+    // attribute on the image, which a code forge would show as text.
+    h += "\\makeatletter\\def\\maxheight{\\ifdim\\Gin@nat@height>0.45\\textheight 0.45\\textheight\\else"
+         "\\Gin@nat@height\\fi}\\makeatother\n";
+    // Figures stay where the text puts them (float.sty, Debian's
+    // texlive-latex-recommended), so none drifts past the provenance at
+    // the end.
+    h += "\\usepackage{float}\\floatplacement{figure}{H}\n";
     if (options.pdf_engine != "pdflatex") return h;
     for (char32_t cp : code_points_above_ascii(markdown)) {
         if (pdflatex_knows(cp)) continue;

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <iterator>
 #include <cerrno>
 #include <cstdlib>
 #include <map>
@@ -81,6 +82,48 @@ std::vector<std::string> states_of(const Json& check) {
         for (const Json& s : m["states"])
             if (s.is_string() && seen.insert(s.get<std::string>()).second)
                 out.push_back(s.get<std::string>());
+    }
+    return out;
+}
+
+// The names of the declared quantities (the modes' `invariants`, and the
+// transitions' verified invariants that are not discovered ones).
+std::set<std::string> declared_quantities(const Json& check) {
+    std::set<std::string> out;
+    if (!check.is_object() || !check.contains("modes") || !check["modes"].is_array()) return out;
+    for (const Json& m : check["modes"]) {
+        if (!m.is_object() || !m.contains("invariants") || !m["invariants"].is_array()) continue;
+        for (const Json& q : m["invariants"])
+            if (q.is_object() && q.contains("name") && q["name"].is_string()) out.insert(q["name"].get<std::string>());
+    }
+    // Quantities declared only with a law at events (atEvents).
+    if (check.contains("transitions") && check["transitions"].is_array())
+        for (const Json& t : check["transitions"]) {
+            if (!t.is_object() || !t.contains("verification") || !t["verification"].is_object()) continue;
+            const Json& v = t["verification"];
+            if (!v.contains("invariants") || !v["invariants"].is_array()) continue;
+            for (const Json& q : v["invariants"])
+                if (q.is_object() && q.contains("name") && q["name"].is_string() && q.contains("kind") &&
+                    q["kind"].is_string() && q["kind"].get<std::string>().find("discovered") == std::string::npos)
+                    out.insert(q["name"].get<std::string>());
+        }
+    return out;
+}
+
+// The guard texts of the transitions that fired in the simulation.
+std::set<std::string> fired_guards(const Json* simulation) {
+    std::set<std::string> out;
+    if (!simulation || !simulation->is_object() || !simulation->contains("events") || !(*simulation)["events"].is_array())
+        return out;
+    auto add = [&](const Json& e) {
+        if (e.is_object() && e.contains("guards") && e["guards"].is_array())
+            for (const Json& g : e["guards"])
+                if (g.is_string()) out.insert(g.get<std::string>());
+    };
+    for (const Json& e : (*simulation)["events"]) {
+        add(e);
+        if (e.is_object() && e.contains("steps") && e["steps"].is_array())
+            for (const Json& st : e["steps"]) add(st);
     }
     return out;
 }
@@ -189,8 +232,64 @@ PlotPlan plan_plots(const std::string& file_base, const Trajectories& data, cons
         for (std::size_t i = 1; i < data.columns.size(); ++i)
             (state_set.count(data.columns[i]) ? state_cols : other_cols).push_back(data.columns[i]);
         for (auto& c : chunk_by_prefix(state_cols)) chosen.emplace_back("States", c);
-        for (auto& c : chunk_by_prefix(other_cols)) chosen.emplace_back("Other variables", c);
+        // The other columns by what they are (the report's CSV: solved
+        // variables, guard(N), margin(N), residual(consistency)).
+        std::set<std::string> declared = declared_quantities(check);
+        const char* kinds[] = {"Declared quantities", "Solved variables", "Guards", "Assert margins",
+                               "Constraint residual"};
+        std::map<std::string, std::vector<std::string>> by_kind;
+        for (const std::string& c : other_cols) {
+            const char* kind = c.starts_with("guard(")      ? kinds[2]
+                               : c.starts_with("margin(")   ? kinds[3]
+                               : c.starts_with("residual(") ? kinds[4]
+                               : declared.count(c)          ? kinds[0]
+                                                            : kinds[1];
+            by_kind[kind].push_back(c);
+        }
+        // Guards of the transitions the simulation took first (their texts
+        // in the events' `guards`), then the others.
+        std::set<std::string> fired = fired_guards(simulation);
+        const Json* described_cols = simulation && simulation->is_object() && simulation->contains("sampled_columns")
+                                         ? &(*simulation)["sampled_columns"]
+                                         : nullptr;
+        std::stable_partition(by_kind[kinds[2]].begin(), by_kind[kinds[2]].end(), [&](const std::string& c) {
+            return described_cols && described_cols->is_object() && described_cols->contains(c) &&
+                   (*described_cols)[c].is_string() && fired.count((*described_cols)[c].get<std::string>());
+        });
+        // A model with hundreds of transitions or components would give
+        // pages of pictures: each kind has at most a few figures, the rest
+        // stays in the CSV and the report says how many.
+        const std::size_t max_figures[] = {2, 3, 2, 2, 1};
+        for (std::size_t k = 0; k < std::size(kinds); ++k) {
+            std::vector<std::vector<std::string>> figures = chunk_by_prefix(by_kind[kinds[k]]);
+            std::size_t left_out = 0;
+            for (std::size_t f = 0; f < figures.size(); ++f) {
+                if (f < max_figures[k]) chosen.emplace_back(kinds[k], figures[f]);
+                else left_out += figures[f].size();
+            }
+            if (left_out)
+                plan.not_drawn.push_back(fmt::format("{} {}", left_out, k == 0   ? "declared quantities"
+                                                                          : k == 1 ? "solved variables"
+                                                                          : k == 2 ? "guards"
+                                                                          : k == 3 ? "assert margins"
+                                                                                   : "residuals"));
+        }
     }
+    const Json* units = check.is_object() && check.contains("units") && check["units"].is_object() ? &check["units"]
+                                                                                                 : nullptr;
+    const Json* described = simulation && simulation->is_object() && simulation->contains("sampled_columns") &&
+                                    (*simulation)["sampled_columns"].is_object()
+                                ? &(*simulation)["sampled_columns"]
+                                : nullptr;
+    // A curve's legend: the name, its declared unit, what a generated
+    // column is ("guard(1): x^2 + y^2 - 1").
+    auto legend_of = [&](const std::string& v) {
+        std::string out = v;
+        if (units && units->contains(v) && (*units)[v].is_string()) out += " [" + (*units)[v].get<std::string>() + "]";
+        if (described && described->contains(v) && (*described)[v].is_string())
+            out += ": " + (*described)[v].get<std::string>();
+        return out;
+    };
 
     std::string s;
     s += "# gnuplot script written by modeaudit report; regenerate the pictures with\n";
@@ -205,7 +304,7 @@ PlotPlan plan_plots(const std::string& file_base, const Trajectories& data, cons
     s += "set xlabel 'time'\n";
     s += "set grid\n";
     s += "set offsets graph 0, 0, 0.05, 0.05  # keep curves off the top and bottom edges\n";
-    s += "set key outside right top\n";
+    s += "set key below  # legends may be long (a guard's text, an assert's message)\n";
     s += "# events: dashed vertical lines\n";
     for (double t : plan.event_times)
         s += fmt::format("set arrow from {}, graph 0 to {}, graph 1 nohead dashtype 2 lc rgb 'gray40'\n",
@@ -216,16 +315,20 @@ PlotPlan plan_plots(const std::string& file_base, const Trajectories& data, cons
         PlotFigure f;
         f.image = fmt::format("{}_plot_{}.png", file_base, ++k);
         f.variables = vars;
+        for (const std::string& v : vars) f.legends.push_back(legend_of(v));
         std::string names;
         for (const std::string& v : vars) names += (names.empty() ? "" : ", ") + v;
         f.title = kind + " " + names;
         s += fmt::format("\nset output {}\n", gp_string(f.image));
         s += fmt::format("set title {}\n", gp_string(f.title));
+        // Guards and margins change sign where something happens: zero drawn.
+        s += kind == std::string("Guards") || kind == std::string("Assert margins") ? "set xzeroaxis lt -1\n"
+                                                                                    : "unset xzeroaxis\n";
         s += "plot ";
         for (std::size_t i = 0; i < vars.size(); ++i) {
             s += fmt::format("{}{} skip 1 using 1:{} with lines title {}", i ? ", \\\n     " : "",
                              i ? "''" : gp_string(plan.data_file), column_of[vars[i]],
-                             gp_string(vars[i]));
+                             gp_string(f.legends[i]));
         }
         s += "\n";
         plan.figures.push_back(std::move(f));

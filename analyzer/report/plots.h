@@ -1,4 +1,7 @@
-// Plots of the review report: state trajectories over time, events marked.
+// Plots of the review report: state trajectories over time, events marked,
+// and beside them the other columns the report's CSV holds (declared
+// quantities, solved variables such as multipliers, guard(N), margin(N),
+// residual(consistency); cli/sampled_quantities.h), units where declared.
 //
 // Input: the simulation's trajectories CSV (header `time,var1,var2,...`,
 // one row per output time), the check document (which variables are
@@ -38,6 +41,7 @@ struct PlotFigure {
     std::string image;                   // file name of the picture, e.g. CupAndBall_plot_1.png
     std::string title;                   // e.g. "States x, y, vx, vy"
     std::vector<std::string> variables;  // the columns drawn, in order
+    std::vector<std::string> legends;    // each column's legend: name [unit]: what it is
 };
 
 struct PlotPlan {
@@ -46,13 +50,22 @@ struct PlotPlan {
     std::string script;       // the gnuplot script's text
     std::vector<double> event_times;
     std::vector<PlotFigure> figures;
+    // Columns left out of the default grouping ("64 guards"): each kind of
+    // sampled quantity has at most a few figures (the CSV has every column).
+    std::vector<std::string> not_drawn;
 };
 
 // Groups the columns into figures. With `groups` non-empty, each listed
 // group (names not in the CSV dropped) is one figure. Otherwise: the states
 // (union of the modes' `states` in the check document) first, then the
-// other columns; within each, by component prefix (the name up to its last
-// '.'), in CSV order, at most four curves per figure.
+// other columns by kind: declared quantities (the modes' `invariants`),
+// solved variables, guards, assert margins, the constraint residual;
+// within each, by component prefix (the name up to its last '.'), in CSV
+// order, at most four curves per figure; at most 2 figures of declared
+// quantities, 3 of solved variables, 2 of guards (those of the transitions
+// the simulation took first), 2 of assert margins and 1 of residuals, the
+// rest counted in `not_drawn`. Legends carry the check
+// document's `units` and the simulation document's `sampled_columns`.
 PlotPlan plan_plots(const std::string& file_base, const Trajectories& data, const Json& check,
                     const Json* simulation, const std::vector<std::vector<std::string>>& groups);
 

@@ -12,6 +12,8 @@
 #include <map>
 
 #include "common/version.h"
+#include "report/document_text.h"
+#include "report/key_physics.h"
 #include "report/latex_math.h"
 #include "report/markdown.h"
 #include "report/mode_graph.h"
@@ -23,64 +25,16 @@ namespace modeaudit {
 
 namespace {
 
-// ---- reading the documents (tolerant: a missing member is "not given") ----
-
-const Json* member(const Json& j, const char* key) {
-    if (!j.is_object()) return nullptr;
-    auto it = j.find(key);
-    if (it == j.end() || it->is_null()) return nullptr;
-    return &*it;
-}
-
-std::string string_of(const Json& j, const char* key) {
-    const Json* m = member(j, key);
-    return m && m->is_string() ? m->get<std::string>() : std::string();
-}
-
-std::vector<std::string> strings_of(const Json& j, const char* key) {
-    std::vector<std::string> out;
-    const Json* m = member(j, key);
-    if (!m || !m->is_array()) return out;
-    for (const Json& e : *m) out.push_back(e.is_string() ? e.get<std::string>() : e.dump());
-    return out;
-}
-
-const Json& array_of(const Json& j, const char* key) {
-    static const Json empty = Json::array();
-    const Json* m = member(j, key);
-    return m && m->is_array() ? *m : empty;
-}
-
-// The significant digits of the numbers of one report: what the
-// sensitivity rerun supports (numbers_sentence), 6 without it. Set by
-// render_markdown for the report it renders (reports are rendered one at a
-// time, on one thread).
-int g_significant_digits = 6;
-
-// A number for a reader: to the report's significant digits, never "-0"
-// (the JSON file keeps every digit).
-std::string number_text(double v) {
-    if (!std::isfinite(v)) return std::isnan(v) ? "NaN" : v > 0 ? "inf" : "-inf";
-    std::string s = fmt::format("{:.{}g}", v, g_significant_digits);
-    if (s.starts_with("-") && std::stod(s) == 0) s.erase(0, 1);  // -0, -0.000
-    return s;
-}
-
-// A JSON value for a reader: numbers by number_text, strings as they are,
-// anything else as compact JSON.
-std::string value_text(const Json& v) {
-    if (v.is_number_integer()) return v.dump();
-    if (v.is_number_float()) return number_text(v.get<double>());
-    if (v.is_string()) return v.get<std::string>();
-    if (v.is_boolean()) return v.get<bool>() ? "true" : "false";
-    if (v.is_null()) return "n/a";
-    return v.dump();
-}
-
-std::string member_text(const Json& j, const char* key, const std::string& missing = "n/a") {
-    const Json* m = member(j, key);
-    return m ? value_text(*m) : missing;
-}
+// The document readers and number formatting (document_text.h).
+using doc::array_of;
+using doc::member;
+using doc::member_text;
+using doc::number_text;
+using doc::plural;
+using doc::string_of;
+using doc::strings_of;
+using doc::value_text;
+using doc::with_period;
 
 // ---- wording ------------------------------------------------------------------
 
@@ -112,16 +66,6 @@ std::string stopped_sentence(const std::string& why) {
     if (why == "undetermined-restart") return "a restart was undetermined";
     if (why == "solver-failure") return "the solver failed";
     return "the reason is not known to this report";
-}
-
-std::string with_period(std::string s) {
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\n')) s.pop_back();
-    if (s.empty() || (s.back() != '.' && s.back() != '!' && s.back() != '?')) s += '.';
-    return s;
-}
-
-std::string plural(std::size_t n, const char* one, const char* many) {
-    return fmt::format("{} {}", n, n == 1 ? one : many);
 }
 
 // ---- diagnostics ---------------------------------------------------------------
@@ -229,7 +173,7 @@ std::string header_section(const ReportInput& in) {
 std::string graph_text(const ModeGraphPicture& g) {
     if (!g.image.empty())
         return fmt::format("![Mode graph: modes as boxes (the initial one with a double border), transitions as "
-                           "arrows labelled with their number, verdict and guard]({}){{width=100% height=9cm}}\n\n"
+                           "arrows labelled with their number, verdict and guard]({})\n\n"
                            "The mode graph is drawn by Graphviz from {}; run {} in this folder to draw it again.\n\n",
                            g.image, md::code(g.source), md::code("dot -Tpng -Gdpi=300 -o " + g.image + " " + g.source));
     if (g.problem.empty()) return "";
@@ -304,13 +248,10 @@ std::string numbers_sentence(const ReportInput& in) {
     if (!sens || !sens->is_object())
         return fmt::format("Numbers are shown to {} significant digits (no sensitivity rerun bounds them); the JSON "
                            "document keeps every digit.",
-                           g_significant_digits);
-    return fmt::format("Numbers are shown to {} significant digits, what the sensitivity rerun (rtol {}) supports: "
-                       "events moved by at most {} s and final values by at most {}; the JSON document keeps every "
-                       "digit.",
-                       g_significant_digits, md::text(member_text(*sens, "rtol")),
-                       md::text(member_text(*sens, "max_event_shift")),
-                       md::text(member_text(*sens, "max_final_difference")));
+                           doc::significant_digits());
+    return fmt::format("Numbers are shown to {} significant digits, what the sensitivity rerun (under Key "
+                       "physics) supports; the JSON document keeps every digit.",
+                       doc::significant_digits());
 }
 
 Json simulation_only(const ReportInput& in);  // the simulation's own findings (below)
@@ -555,7 +496,7 @@ std::string array_section(const Json& t) {
                         md::text(st), residual.empty() ? "" : math_cell(residual + " = 0"),
                         it == matched.end() ? "" : md::cell_code(it->second)});
     }
-    out += md::table({"Row", "Kind", "Instant", "Status", "Equation", "Matched to"}, rows, {16, 6, 4, 7, 44, 14}) + "\n";
+    out += md::table({"Row", "Kind", "Instant", "Status", "Equation", "Matched to"}, rows, {16, 6, 8, 8, 40, 14}) + "\n";
     out += fmt::format("{} enabled, {} disabled, {}.", plural(enabled, "row", "rows"), disabled,
                        plural(facts, "fact", "facts"));
     if (rows_in.size() > rows.size())
@@ -637,8 +578,12 @@ std::string verification_section(const Json& t, bool verified) {
             rows.push_back({md::cell_code(string_of(i, "name")), md::cell_code(member_text(i, "expression")),
                             md::text(member_text(i, "kind")), md::text(member_text(i, "status")),
                             md::text(member_text(i, "before", "")), md::text(member_text(i, "after", "")),
-                            md::text(member_text(i, "jump", ""))});
-        out += md::table({"Quantity", "Expression", "Kind", "Status", "Before", "After", "Jump"}, rows, {8, 24, 10, 10, 10, 10, 10}) + "\n";
+                            md::text(member(i, "jump") && member(i, "jump")->is_number()
+                                         ? doc::estimate_text(member(i, "jump")->get<double>())
+                                         : std::string())});
+        out += md::table({"Quantity", "Expression", "Kind", "Status", "Before", "After", "Jump"}, rows,
+                         {8, 20, 13, 8, 16, 16, 9}) +
+               "\n";
     } else {
         out += "No declared or discovered quantity to check.\n\n";
     }
@@ -811,8 +756,19 @@ std::string plots_text(const PlotPlan* plots, const std::string& problem) {
             for (double t : plots->event_times) ts.push_back(number_text(t));
             events = fmt::format("; dashed vertical lines mark the events at t = {}", md::join(ts));
         }
-        for (const PlotFigure& f : plots->figures)
+        for (const PlotFigure& f : plots->figures) {
             out += fmt::format("![{} over time{}]({})\n\n", md::text(f.title), events, f.image);
+            // What a generated column is, and the units: the legends in words.
+            std::vector<std::string> explained;
+            for (std::size_t i = 0; i < f.variables.size() && i < f.legends.size(); ++i)
+                if (f.legends[i] != f.variables[i]) explained.push_back(md::text(f.legends[i]));
+            std::string list;
+            for (const std::string& e : explained) list += (list.empty() ? "" : "; ") + e;
+            if (!list.empty()) out += "Curves: " + list + ".\n\n";
+        }
+        if (!plots->not_drawn.empty())
+            out += fmt::format("Not drawn, to keep the report short (they are columns of {}): {}.\n\n",
+                               md::code(plots->data_file), md::text(md::join(plots->not_drawn)));
         out += fmt::format("The pictures are drawn by {} from {}; run {} in this folder to "
                            "draw them again.\n\n",
                            md::code(plots->script_file), md::code(plots->data_file),
@@ -899,6 +855,7 @@ std::string simulation_section(const ReportInput& in, const PlotPlan* plots,
             rows.push_back({md::cell_code(it.key()), md::text(value_text(*it))});
         out += md::table({"Variable", "Value"}, rows) + "\n";
     }
+    if (const std::string stats = run_statistics_table(s); !stats.empty()) out += "### Run statistics\n\n" + stats;
     out += "### Trajectories\n\n" + plots_text(plots, plot_problem);
     const Json diags = simulation_only(in);
     if (!diags.empty()) out += "### Findings of the simulation\n\n" + findings_list(diags) + "\n";
@@ -988,9 +945,10 @@ std::string render_markdown(const ReportInput& input, const ReportOptions& optio
     count(array_of(input.check, "diagnostics"), counts);
     if (input.simulation) count(simulation_only(input), counts);
 
-    g_significant_digits = supported_digits(input);
+    doc::set_significant_digits(supported_digits(input));
     std::string out = header_section(input);
     out += verdict_section(input, counts);
+    out += key_physics_section(input);
     out += summary_section(input, counts, graph);
     out += modes_section(input.check);
     out += transitions_section(input);

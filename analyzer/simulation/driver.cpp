@@ -393,6 +393,7 @@ SimulationDriver::SegmentEnd SimulationDriver::integrate_segment() {
         const sim::IntegratorStats& s = integ.stats();
         seg.steps = s.steps - base.steps;
         seg.rhs_evaluations = s.rhs_evaluations - base.rhs_evaluations;
+        seg.jacobian_evaluations = s.jacobian_evaluations - base.jacobian_evaluations;
         seg.max_step = s.max_step;
         seg.max_drift_before_projection = s.max_drift_before_projection;
         for (AssertRecord& a : seg.asserts)

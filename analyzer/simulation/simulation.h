@@ -198,6 +198,7 @@ struct SegmentRecord {
     std::string mode_id;
     double begin = 0, end = 0;
     long steps = 0, rhs_evaluations = 0;
+    long jacobian_evaluations = 0;         // ODE Jacobians CVODE asked for (Integrator::jacobian)
     double max_step = 0;
     double max_drift = 0;                   // max-norm of F_UP at the accepted steps
     double max_drift_before_projection = 0;

@@ -471,7 +471,7 @@ TEST(ReportPlots, ScriptGroupsStatesMarksEventsAndQuotesNames) {
     EXPECT_NE(s.find("set terminal png size 1600,1000 noenhanced"), std::string::npos);
     EXPECT_NE(s.find("set arrow from 0.10000000000000001, graph 0 to 0.10000000000000001, graph 1 nohead"),
               std::string::npos);
-    EXPECT_NE(s.find("set output 'CupAndBall_plot_1.png'\nset title 'States x, y, vx, vy'\n"
+    EXPECT_NE(s.find("set output 'CupAndBall_plot_1.png'\nset title 'States x, y, vx, vy'\nunset xzeroaxis\n"
                      "plot 'CupAndBall_trajectories.csv' skip 1 using 1:2 with lines title 'x', \\\n"
                      "     '' skip 1 using 1:3 with lines title 'y',"),
               std::string::npos)
@@ -486,7 +486,7 @@ TEST(ReportPlots, ScriptGroupsStatesMarksEventsAndQuotesNames) {
     EXPECT_EQ(p2.figures[0].variables, (std::vector<std::string>{"it's", "d1", "d2", "d3"}));
     EXPECT_EQ(p2.figures[1].variables, (std::vector<std::string>{"d4", "d5"}));
     EXPECT_EQ(p2.figures[2].variables, (std::vector<std::string>{"a.b", "a.c"}));
-    EXPECT_EQ(p2.figures[2].title, "Other variables a.b, a.c");
+    EXPECT_EQ(p2.figures[2].title, "Solved variables a.b, a.c");
     PlotPlan p3 = plan_plots("M", odd, Json::object(), nullptr, {{"d1", "nope", "a.b"}, {"nope"}});
     ASSERT_EQ(p3.figures.size(), 1u);
     EXPECT_EQ(p3.figures[0].variables, (std::vector<std::string>{"d1", "a.b"}));
