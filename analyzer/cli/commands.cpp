@@ -24,6 +24,7 @@
 #include "common/rules.h"
 #include "common/terminal_text.h"
 #include "common/version.h"
+#include "modes/clusters_json.h"
 #include "pipeline/pipeline.h"
 #include "regress/runner.h"
 #include "report/report.h"
@@ -394,6 +395,7 @@ std::string render_json(const PipelineState& state, const PipelineResult& result
     j["model"] = state.flat ? Json(state.flat->name) : Json(nullptr);
     if (state.flat && !state.flat->description.empty()) j["description"] = state.flat->description;
     j["modes"] = modes_to_json(state);
+    if (state.modes && state.modes->clusters.size() > 1) j["switching_clusters"] = clusters_to_json(*state.modes);
     j["transitions"] = transitions_to_json(state);
     j["diagnostics"] = diagnostics_to_json(state.sink, state.sources);
     Json stagesj = Json::array();

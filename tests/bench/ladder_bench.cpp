@@ -3,8 +3,8 @@
 // flatten variable limit is raised for the large one). Reports per-stage
 // times, their ratios, and peak memory; fails (exit 1) when the whole
 // check, flatten or the structure stage grows more than 12 times (linear
-// growth plus the n log n of sorted indices). CPU time is compared, as the
-// machine may be shared. Not a timed test: ctest label bench.
+// growth plus the n log n of sorted indices). CPU times are compared, as
+// the machine may be shared. Not a timed test: ctest label bench.
 #include <cmath>
 
 #include "bench/check_scaling.h"

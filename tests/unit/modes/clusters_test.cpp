@@ -6,11 +6,14 @@
 // (RelationConsistency::equal_quantities) resolves chains as a rescan would.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <fstream>
 #include <sstream>
 
 #include "generators/generators.h"
+#include "modes/clusters_json.h"
 #include "modes/relation_consistency.h"
+#include "report/report.h"
 #include "support/front_end.h"
 
 namespace modeaudit {
@@ -45,6 +48,46 @@ TEST(Clusters, IndependentSwitchingCellsAreOneClusterEach) {
     }
     EXPECT_EQ(ms.global_mode_count(), 32.0);
     EXPECT_EQ(long_modes(ms), 32u);  // the global enumeration agrees with the product
+}
+
+TEST(Clusters, JsonListsEachClusterAndTheProduct) {
+    FrontEnd fe(generators::switch_cells(3));
+    ASSERT_TRUE(fe.state.modes) << fe.diagnostics();
+    const Json j = clusters_to_json(fe.modes());
+    ASSERT_TRUE(j.is_object());
+    EXPECT_EQ(j["global_modes"].get<double>(), 8.0);
+    EXPECT_NEAR(j["global_modes_log10"].get<double>(), std::log10(8.0), 1e-12);
+    EXPECT_TRUE(j["complete"].get<bool>());
+    ASSERT_EQ(j["clusters"].size(), 3u);
+    EXPECT_EQ(j["clusters"][1]["mode_variables"][0].get<std::string>(), "closed[2]");
+    EXPECT_EQ(j["clusters"][1]["local_modes"].get<std::size_t>(), 2u);
+    // One cluster: no member (single-cluster output unchanged).
+    FrontEnd one(corpus_text("good/capacitors_switch.mo"));
+    ASSERT_TRUE(one.state.modes) << one.diagnostics();
+    EXPECT_EQ(one.modes().clusters.size(), 1u);
+    EXPECT_TRUE(clusters_to_json(one.modes()).is_null());
+}
+
+TEST(Clusters, ReportStatesTheProductAndARowPerCluster) {
+    FrontEnd fe(generators::switch_cells(3));
+    ASSERT_TRUE(fe.state.modes) << fe.diagnostics();
+    ReportInput in;
+    in.model_file = "cells.mo";
+    in.check = Json{{"model", "SwitchCells"},
+                    {"modes", Json::array({Json{{"id", fe.modes().modes[0].id}}})},
+                    {"switching_clusters", clusters_to_json(fe.modes())},
+                    {"transitions", Json::array()},
+                    {"diagnostics", Json::array()}};
+    ReportOptions o;
+    o.reproducible = true;
+    const std::string md = render_markdown(in, o, nullptr, "");
+    EXPECT_NE(md.find("### Switching clusters"), std::string::npos) << md;
+    EXPECT_NE(md.find("3 independent switching clusters; their local modes combine to 8 global modes"),
+              std::string::npos)
+        << md;
+    EXPECT_NE(md.find("| 2 | `closed[2]` | 2 |"), std::string::npos) << md;
+    in.check.erase("switching_clusters");
+    EXPECT_EQ(render_markdown(in, o, nullptr, "").find("Switching clusters"), std::string::npos);
 }
 
 TEST(Clusters, ProductKnownBeyondTheModeLimit) {
