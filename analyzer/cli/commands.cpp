@@ -26,6 +26,7 @@
 #include "common/terminal_text.h"
 #include "common/version.h"
 #include "cli/sampled_quantities.h"
+#include "modes/clusters_json.h"
 #include "pipeline/pipeline.h"
 #include "regress/junit.h"
 #include "regress/runner.h"
@@ -404,6 +405,7 @@ std::string render_json(const PipelineState& state, const PipelineResult& result
         if (!units.empty()) j["units"] = units;
     }
     j["modes"] = modes_to_json(state);
+    if (state.modes && state.modes->clusters.size() > 1) j["switching_clusters"] = clusters_to_json(*state.modes);
     j["transitions"] = transitions_to_json(state);
     j["diagnostics"] = diagnostics_to_json(state.sink, state.sources);
     Json stagesj = Json::array();

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <deque>
 #include <functional>
 #include <map>
@@ -13,6 +14,7 @@
 #include "flatten/expression_builder.h"
 #include "flatten/expression_limits.h"
 #include "flatten/flattener.h"
+#include "modes/clusters.h"
 #include "modes/discrete_logic.h"
 #include "modes/relation_consistency.h"
 #include "modes/simultaneous.h"
@@ -30,6 +32,20 @@ using K = Condition::Kind;
 // that decide the modes (assigned in when-clauses, never changed, or
 // defined by an equation: their values are settled by the event iteration).
 using State = DiscreteState;
+
+// The clusters in one sentence: how many, the largest, the product.
+std::string clusters_note(const ModeSet& set) {
+    std::size_t largest = 0;
+    bool complete = true;
+    for (const SwitchingCluster& c : set.clusters) {
+        largest = std::max(largest, c.local_modes);
+        complete = complete && c.complete;
+    }
+    return fmt::format("the mode variables form {} independent switching clusters (the largest has {}{} local "
+                       "modes); their local modes combine to {}{:.6g} global modes",
+                       set.clusters.size(), complete ? "" : "at least ", largest, complete ? "" : "at least ",
+                       set.global_mode_count());
+}
 
 class Explorer {
 public:
@@ -110,6 +126,17 @@ private:
     const std::optional<Transition>& relation_crossing(std::size_t k, bool becoming);
     std::map<std::pair<std::size_t, bool>, std::optional<Transition>> crossings_;
     std::vector<std::string> definition_text_;  // canonical text of each relation definition
+    // The switching clusters (clusters.h) and each one's local modes,
+    // explored with only the cluster's relations and when-clauses.
+    struct LocalWhen {
+        std::size_t when;
+        std::size_t trigger;
+    };
+    bool settle_silently(State& t, const State& before) const;  // unsettled logic is reported by the enumeration
+    void find_clusters(ModeSet& set, const State& init, const std::vector<LocalWhen>& whens);
+    std::size_t explore_cluster(const State& init, const std::vector<std::size_t>& relations,
+                                const std::vector<LocalWhen>& whens, const std::vector<int>& variables,
+                                bool& complete);
     // Flat equations by the symbols they mention (for guard_is_equation).
     std::map<ex, std::vector<int>, GiNaC::ex_is_less> equations_with_;
 };
@@ -517,6 +544,131 @@ Mode Explorer::build_mode(const State& s, const std::vector<std::int64_t>& value
     return m;
 }
 
+// The cluster's local modes: breadth first from the initial state through
+// the crossings of its relations and its when-clauses only (the other
+// clusters' values stay as they start: nothing the cluster does reads or
+// writes them), counted by the values of its mode variables. A guard that
+// is an equation of the source mode is not looked for here (the global
+// enumeration drops such a transition), so the count can only be larger.
+std::size_t Explorer::explore_cluster(const State& init, const std::vector<std::size_t>& relations,
+                                      const std::vector<LocalWhen>& whens, const std::vector<int>& variables,
+                                      bool& complete) {
+    auto local_values = [&](const State& s) {
+        std::vector<std::int64_t> vals;
+        for (int i : variables) {
+            const std::size_t k = static_cast<std::size_t>(i);
+            vals.push_back(k < mode_vars_.size() ? s.discrete[static_cast<std::size_t>(mode_vars_[k])]
+                                                 : s.relations[static_cast<std::size_t>(implicit_[k - mode_vars_.size()])]);
+        }
+        return vals;
+    };
+    std::set<State> seen{init};
+    std::set<std::vector<std::int64_t>> local{local_values(init)};
+    std::deque<State> queue{init};
+    auto visit = [&](const State& t) {
+        if (seen.count(t)) return;
+        auto vals = local_values(t);
+        if (!local.count(vals) && local.size() >= limits_.max_modes) {
+            complete = false;
+            return;
+        }
+        if (seen.size() >= limits_.max_modes * 16) {
+            complete = false;
+            return;
+        }
+        local.insert(vals);
+        seen.insert(t);
+        queue.push_back(t);
+    };
+    while (!queue.empty()) {
+        const State s = queue.front();
+        queue.pop_front();
+        for (std::size_t k : relations) {
+            const bool now = s.relations[k] != 0;
+            if (!relation_crossing(k, !now)) continue;
+            State t = s;
+            t.relations[k] = now ? 0 : 1;
+            if (!consistency_->possible(t.relations) || !settle_silently(t, s)) continue;
+            visit(t);
+        }
+        for (const LocalWhen& lw : whens) {
+            const FlatWhen& fw = flat_.whens[lw.when];
+            const ConditionPtr& trigger = fw.triggers[lw.trigger];
+            if (reads_discrete(*trigger)) {
+                if (eval(*trigger, s)) continue;
+                if (specialize(trigger, s, 0)->kind == K::Constant) continue;
+            }
+            State t = s;
+            for (const WhenAction& a : fw.actions) {
+                if (a.kind != WhenAction::Kind::AssignDiscrete || !relevant_.count(a.variable)) continue;
+                if (a.bool_value)
+                    t.discrete[static_cast<std::size_t>(a.variable)] = eval(*a.bool_value, s) ? 1 : 0;
+                else if (auto n = numeric_value(substitute_discrete(a.value, s)); n && n->is_real())
+                    t.discrete[static_cast<std::size_t>(a.variable)] = n->to_long();
+            }
+            if (!settle_silently(t, s)) continue;
+            visit(t);
+        }
+    }
+    return local.size();
+}
+
+bool Explorer::settle_silently(State& t, const State& before) const {
+    std::string why;
+    SourceRange where;
+    return logic_.settle(t, before, why, where);
+}
+
+void Explorer::find_clusters(ModeSet& set, const State& init, const std::vector<LocalWhen>& whens) {
+    if (set.mode_variables.empty()) return;
+    const VariableCoupling coupling(flat_);
+    std::vector<int> component(set.mode_variables.size(), -1);
+    for (std::size_t i = 0; i < set.mode_variables.size(); ++i)
+        component[i] = i < mode_vars_.size()
+                           ? coupling.component(mode_vars_[i])
+                           : coupling.component_of(*logic_.relations()[static_cast<std::size_t>(implicit_[i - mode_vars_.size()])]);
+    // A relation or when-clause that reads no variable (time only) belongs
+    // to the cluster of the implicit mode variable it is, or else cannot be
+    // placed: the model is then taken as one cluster.
+    std::vector<int> relation_component(logic_.relations().size(), -1);
+    bool placed = true;
+    for (std::size_t k = 0; k < relation_component.size(); ++k) {
+        relation_component[k] = coupling.component_of(*logic_.relations()[k]);
+        for (std::size_t j = 0; j < implicit_.size(); ++j)
+            if (static_cast<std::size_t>(implicit_[j]) == k) relation_component[k] = component[mode_vars_.size() + j];
+        if (relation_component[k] < 0) placed = false;
+    }
+    std::vector<int> when_component(flat_.whens.size(), -1);
+    for (std::size_t w = 0; w < flat_.whens.size(); ++w) {
+        const FlatWhen& fw = flat_.whens[w];
+        for (const WhenAction& a : fw.actions)
+            if (a.variable >= 0) when_component[w] = coupling.component(a.variable);
+        for (const ConditionPtr& t : fw.triggers)
+            if (when_component[w] < 0) when_component[w] = coupling.component_of(*t);
+    }
+    for (int& c : component)
+        if (c < 0) placed = false;
+    if (!placed) std::fill(component.begin(), component.end(), 0);
+    set.clusters = group_clusters(component);
+    if (set.clusters.size() == 1) {  // the global enumeration is the cluster's
+        std::size_t long_modes = 0;
+        for (const Mode& m : set.modes) long_modes += m.transient_only ? 0 : 1;
+        set.clusters[0].local_modes = long_modes;
+        set.clusters[0].complete = set.complete;
+        return;
+    }
+    for (SwitchingCluster& cluster : set.clusters) {
+        const int c = component[static_cast<std::size_t>(cluster.mode_variables.front())];
+        std::vector<std::size_t> relations;
+        for (std::size_t k = 0; k < relation_component.size(); ++k)
+            if (relation_component[k] == c) relations.push_back(k);
+        std::vector<LocalWhen> local_whens;
+        for (const LocalWhen& lw : whens)
+            if (when_component[lw.when] == c) local_whens.push_back(lw);
+        cluster.local_modes = explore_cluster(init, relations, local_whens, cluster.mode_variables, cluster.complete);
+    }
+}
+
 ModeSet Explorer::run() {
     ModeSet set;
     std::set<int> vars;
@@ -775,7 +927,15 @@ ModeSet Explorer::run() {
     }
     progress.finish();
     add_contact_modes(set, state_of, mode_index);
-    if (!set.complete)
+    {
+        std::vector<LocalWhen> local_whens;
+        for (const WhenGuard& wg : when_guards)
+            if (wg.ok) local_whens.push_back({wg.when, wg.trigger});
+        find_clusters(set, init, local_whens);
+    }
+    if (!set.complete) {
+        std::vector<std::string> notes{"raise the limit with --max-modes, or split the model"};
+        if (set.clusters.size() > 1) notes.push_back(clusters_note(set));
         sink_.report(rule::modes_limit_reached, flat_.range,
                      set.modes.size() >= limits_.max_modes
                          ? fmt::format("more than {} reachable modes; only the first {} were analysed",
@@ -783,11 +943,19 @@ ModeSet Explorer::run() {
                          : fmt::format("more than {} discrete states (mode-variable values and the relations "
                                        "deciding them) were explored; the {} modes found may be incomplete",
                                        limits_.max_modes * 16, set.modes.size()),
-                     {"raise the limit with --max-modes, or split the model"});
+                     notes);
+    }
     return set;
 }
 
 }  // namespace
+
+double ModeSet::global_mode_count() const {
+    if (clusters.empty()) return static_cast<double>(modes.size());
+    double product = 1;
+    for (const SwitchingCluster& c : clusters) product *= static_cast<double>(c.local_modes);
+    return product;
+}
 
 ModeSet enumerate_modes(const FlatModel& flat, DiagnosticSink& sink, const ModeLimits& limits) {
     ModeSet modes = Explorer(flat, sink, limits).run();
@@ -833,6 +1001,19 @@ void dump_modes(const FlatModel& flat, const ModeSet& modes, std::ostream& out) 
             out << fmt::format("    restart constraint: {} = {}\n", canonical_in(flat, a.lhs), canonical_in(flat, a.rhs));
     }
     for (const std::string& note : modes.simultaneous_notes) out << "note: " << note << "\n";
+    // Several switching clusters: each one's mode variables and local modes
+    // (one cluster, the common case, adds nothing to the dump).
+    if (modes.clusters.size() > 1) {
+        out << "switching clusters: " << clusters_note(modes) << "\n";
+        for (std::size_t c = 0; c < modes.clusters.size(); ++c) {
+            const SwitchingCluster& cl = modes.clusters[c];
+            std::string names;
+            for (int v : cl.mode_variables)
+                names += (names.empty() ? "" : ", ") + modes.mode_variables[static_cast<std::size_t>(v)].name;
+            out << fmt::format("  cluster {}: {} ({}{} local modes)\n", c + 1, names, cl.complete ? "" : "at least ",
+                               cl.local_modes);
+        }
+    }
     if (!modes.complete) out << "(incomplete: the mode limit was reached)\n";
 }
 

@@ -35,6 +35,7 @@
 
 #include "common/diagnostics.h"
 #include "flatten/flat_model.h"
+#include "modes/clusters.h"
 
 namespace modeaudit {
 
@@ -112,6 +113,12 @@ struct ModeSet {
     // Groups of transitions whose guards coincide but whose combined
     // transition could not be formed (modes/simultaneous.h), with the reason.
     std::vector<std::string> simultaneous_notes;
+    // The switching clusters (modes/clusters.h): mode variables that
+    // interact, with each cluster's local modes explored on its own.
+    std::vector<SwitchingCluster> clusters;
+    // The number of global modes the clusters' local modes combine to (their
+    // product; the modes enumerated when there are no clusters).
+    double global_mode_count() const;
 };
 
 struct ModeLimits {

@@ -2,6 +2,8 @@
 
 #include <map>
 #include <optional>
+#include <set>
+#include <vector>
 #include <string>
 
 #include "flatten/expression_builder.h"
@@ -45,46 +47,82 @@ struct End {
 
 }  // namespace
 
+// Each round takes the first unconditional equation (in flat order) that,
+// rewritten with what is known so far, reads u = k*w or u = 0, as a scan
+// from the start would. Only the equations that mention an eliminated
+// variable can change, so only those are looked at again (a set ordered by
+// equation index keeps "the first"), and only the known entries that
+// mention it are rewritten: near-linear instead of a rescan per variable.
 GiNaC::exmap RelationConsistency::equal_quantities(const FlatModel& flat) {
     GiNaC::exmap same;
-    for (bool changed = true; changed;) {
-        changed = false;
-        for (const FlatEquation& e : flat.equations) {
-            if (!e.active_when.empty() || e.initial) continue;
-            GiNaC::ex r = checked_expand(same.empty() ? e.residual() : e.residual().subs(same, kExactSubs));
-            std::vector<std::pair<int, GiNaC::numeric>> terms;
-            bool linear = true;
-            for (const GiNaC::ex& t : terms_of(r)) {
-                GiNaC::ex sym = t, c = 1;
-                if (GiNaC::is_a<GiNaC::mul>(t) && t.nops() == 2 && GiNaC::is_a<GiNaC::numeric>(t.op(1))) c = t.op(1), sym = t.op(0);
-                std::optional<SymbolTable::Meaning> m;
-                if (GiNaC::is_a<GiNaC::symbol>(sym) && GiNaC::is_a<GiNaC::numeric>(c))
-                    m = flat.symbols.meaning(GiNaC::ex_to<GiNaC::symbol>(sym));
-                if (!m || m->role != SymbolTable::Meaning::Role::Variable ||
-                    flat.variables.at(static_cast<std::size_t>(m->index)).variability != Variability::Continuous) {
-                    linear = false;
-                    break;
-                }
-                terms.emplace_back(m->index, GiNaC::ex_to<GiNaC::numeric>(c));
+    std::set<std::size_t> pending;
+    for (std::size_t i = 0; i < flat.equations.size(); ++i)
+        if (flat.equations[i].active_when.empty() && !flat.equations[i].initial) pending.insert(i);
+    // Equations whose rewritten form mentions a variable (may hold stale
+    // entries: looking at an equation again is always safe), and the known
+    // entries whose value mentions it.
+    std::map<int, std::vector<std::size_t>> mentioned_by;
+    std::map<int, std::vector<int>> entries_on;
+    std::set<std::pair<int, std::size_t>> registered;
+    auto variable_of = [&](const GiNaC::ex& e) -> int {
+        if (!GiNaC::is_a<GiNaC::symbol>(e)) return -1;
+        auto m = flat.symbols.meaning(GiNaC::ex_to<GiNaC::symbol>(e));
+        return m && m->role == SymbolTable::Meaning::Role::Variable ? m->index : -1;
+    };
+    while (!pending.empty()) {
+        const std::size_t i = *pending.begin();
+        pending.erase(pending.begin());
+        const FlatEquation& e = flat.equations[i];
+        GiNaC::ex r = checked_expand(same.empty() ? e.residual() : e.residual().subs(same, kExactSubs));
+        for (GiNaC::const_preorder_iterator it = r.preorder_begin(); it != r.preorder_end(); ++it)
+            if (int v = variable_of(*it); v >= 0 && registered.emplace(v, i).second) mentioned_by[v].push_back(i);
+        std::vector<std::pair<int, GiNaC::numeric>> terms;
+        bool linear = true;
+        for (const GiNaC::ex& t : terms_of(r)) {
+            GiNaC::ex sym = t, c = 1;
+            if (GiNaC::is_a<GiNaC::mul>(t) && t.nops() == 2 && GiNaC::is_a<GiNaC::numeric>(t.op(1))) c = t.op(1), sym = t.op(0);
+            std::optional<SymbolTable::Meaning> m;
+            if (GiNaC::is_a<GiNaC::symbol>(sym) && GiNaC::is_a<GiNaC::numeric>(c))
+                m = flat.symbols.meaning(GiNaC::ex_to<GiNaC::symbol>(sym));
+            if (!m || m->role != SymbolTable::Meaning::Role::Variable ||
+                flat.variables.at(static_cast<std::size_t>(m->index)).variability != Variability::Continuous) {
+                linear = false;
+                break;
             }
-            if (!linear || terms.empty() || terms.size() > 2) continue;
-            // The variable that goes: undifferentiated, the later one.
-            int u = -1;
-            std::size_t ui = 0;
-            for (std::size_t i = 0; i < terms.size(); ++i)
-                if (flat.symbols.highest_derivative(terms[i].first) == 0 && terms[i].first > u) u = terms[i].first, ui = i;
-            if (u < 0) continue;
-            GiNaC::ex value = 0;
-            if (terms.size() == 2) {
-                const auto& [w, cw] = terms[1 - ui];
-                value = -(cw / terms[ui].second) * flat.symbols.variable(w);
-            }
-            GiNaC::exmap one{{flat.symbols.variable(u), value}};
-            for (auto& [from, to] : same) to = checked_expand(to.subs(one, kExactSubs));
-            same[flat.symbols.variable(u)] = value;
-            changed = true;
-            break;
+            terms.emplace_back(m->index, GiNaC::ex_to<GiNaC::numeric>(c));
         }
+        if (!linear || terms.empty() || terms.size() > 2) continue;
+        // The variable that goes: undifferentiated, the later one.
+        int u = -1;
+        std::size_t ui = 0;
+        for (std::size_t k = 0; k < terms.size(); ++k)
+            if (flat.symbols.highest_derivative(terms[k].first) == 0 && terms[k].first > u) u = terms[k].first, ui = k;
+        if (u < 0) continue;
+        GiNaC::ex value = 0;
+        int w = -1;
+        if (terms.size() == 2) {
+            const auto& [other, cw] = terms[1 - ui];
+            w = other;
+            value = -(cw / terms[ui].second) * flat.symbols.variable(w);
+        }
+        GiNaC::exmap one{{flat.symbols.variable(u), value}};
+        std::vector<int> moved;
+        if (auto it = entries_on.find(u); it != entries_on.end()) {
+            moved = std::move(it->second);
+            entries_on.erase(it);
+        }
+        for (int x : moved) {
+            GiNaC::ex& to = same[flat.symbols.variable(x)];
+            to = checked_expand(to.subs(one, kExactSubs));
+        }
+        same[flat.symbols.variable(u)] = value;
+        if (w >= 0) {
+            std::vector<int>& on_w = entries_on[w];
+            on_w.insert(on_w.end(), moved.begin(), moved.end());
+            on_w.push_back(u);
+        }
+        if (auto it = mentioned_by.find(u); it != mentioned_by.end())
+            for (std::size_t j : it->second) pending.insert(j);
     }
     return same;
 }

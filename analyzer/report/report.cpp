@@ -608,10 +608,39 @@ std::string verification_section(const Json& t, bool verified) {
     return out;
 }
 
+// Several switching clusters (modes/clusters.h): the product of their local
+// modes as a number, and a row per cluster. Absent for one cluster.
+std::string clusters_text(const Json& check) {
+    const Json* sc = member(check, "switching_clusters");
+    if (!sc || !sc->is_object()) return "";
+    const Json& clusters = array_of(*sc, "clusters");
+    const Json* global = member(*sc, "global_modes");
+    const Json* log10 = member(*sc, "global_modes_log10");
+    const bool complete = !member(*sc, "complete") || (*sc)["complete"].get<bool>();
+    std::string product = global && global->is_number() ? number_text(global->get<double>())
+                          : log10 && log10->is_number()
+                              ? fmt::format("10^{}", number_text(log10->get<double>()))
+                              : "n/a";
+    std::string out = "### Switching clusters\n\n";
+    out += fmt::format("The mode variables form {} independent switching clusters; their local modes combine to "
+                       "{}{} global modes. Each cluster's local modes were explored on their own.\n\n",
+                       clusters.size(), complete ? "" : "at least ", md::text(product));
+    std::vector<std::vector<std::string>> rows;
+    std::size_t k = 0;
+    for (const Json& c : clusters) {
+        std::vector<std::string> names = strings_of(c, "mode_variables");
+        const bool done = !member(c, "complete") || c["complete"].get<bool>();
+        rows.push_back({std::to_string(++k), code_list(names),
+                        (done ? "" : "at least ") + md::text(member_text(c, "local_modes"))});
+    }
+    return out + md::table({"Cluster", "Mode variables", "Local modes"}, rows) + "\n";
+}
+
 std::string modes_section(const Json& check) {
     const Json& modes = array_of(check, "modes");
     std::string out = "## Modes\n\n";
     if (modes.empty()) return out + "No modes were found (the analysis stopped before).\n\n";
+    out += clusters_text(check);
     for (const Json& m : modes) {
         out += fmt::format("### Mode {}\n\n", md::code(string_of(m, "id")));
         out += fmt::format("- **Status:** {}\n", md::text(member_text(m, "status", "not analysed")));

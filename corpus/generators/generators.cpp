@@ -63,4 +63,32 @@ end DiodeCells;
                        n);
 }
 
+std::string switch_cells(int n) {
+    return fmt::format(R"(// Generated: {0} independent switching cells (corpus/generators).
+model SwitchCells
+  parameter Integer n = {0};
+  parameter Real C1 = 1e-3, C2 = 3e-3;
+  Real v1[n](each start = 4, each fixed = true) "first capacitor voltages";
+  Real v2[n](each start = 0, each fixed = true) "second capacitor voltages";
+  Real i[n] "switch currents";
+  Boolean closed[n](each start = false);
+equation
+  for k in 1:n loop
+    C1*der(v1[k]) = -i[k];
+    C2*der(v2[k]) = i[k];
+    if closed[k] then
+      v1[k] = v2[k];
+    else
+      i[k] = 0;
+    end if;
+    when time >= k/(n + 1) then
+      closed[k] = true;
+    end when;
+  end for;
+  annotation(experiment(StopTime = 1));
+end SwitchCells;
+)",
+                       n);
+}
+
 }  // namespace modeaudit::generators

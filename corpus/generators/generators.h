@@ -17,4 +17,11 @@ std::string rc_ladder(int n);
 // n switches, each touching only its own cell.
 std::string diode_cells(int n);
 
+// n independent switching cells, each two capacitors joined by an ideal
+// switch that closes at its own time (cell k at t = k/(n+1) of the stop
+// time 1): closing forces equal voltages, an impulsive restart that keeps
+// the cell's charge. n Boolean mode variables, each touching only its own
+// cell: 2^n global modes, n independent switching clusters.
+std::string switch_cells(int n);
+
 }  // namespace modeaudit::generators
