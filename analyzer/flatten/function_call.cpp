@@ -118,7 +118,10 @@ GiNaC::ex call_derivative(const GiNaC::exvector& args, unsigned param) {
 void call_print(const GiNaC::exvector& args, const GiNaC::print_context& c) {
     const int id = key_function(args[0]), output = key_output(args[0]);
     const int partial = key_partial(args[0]);
-    if (partial > 0) c.s << "pder_" << partial % 8 << (partial >= 8 ? "_" + std::to_string(partial / 8) : std::string()) << "_";
+    if (partial > 0) {
+        c.s << "pder_" << partial % 8 << "_";
+        if (partial >= 8) c.s << partial / 8 << "_";
+    }
     c.s << fn::Registry::instance().get(id).name;
     if (output > 0) c.s << "[" << output + 1 << "]";
     c.s << "(";
