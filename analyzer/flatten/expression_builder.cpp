@@ -28,6 +28,21 @@ GiNaC::ex max_eval(const GiNaC::ex& a, const GiNaC::ex& b) {
     if (a.is_equal(b)) return a;
     return ma_max(a, b).hold();
 }
+GiNaC::ex abs_eval(const GiNaC::ex& a) {
+    if (auto x = real_num(a)) return GiNaC::abs(*x);
+    return ma_abs(a).hold();
+}
+GiNaC::ex abs_evalf(const GiNaC::ex& a) {
+    GiNaC::ex x = a.evalf();
+    if (auto n = real_num(x)) return GiNaC::abs(*n);
+    return ma_abs(x).hold();
+}
+GiNaC::ex abs_deriv(const GiNaC::ex& a, unsigned) { return ma_sign(a); }
+void abs_print(const GiNaC::ex& a, const GiNaC::print_context& c) {
+    c.s << "abs(";
+    a.print(c);
+    c.s << ")";
+}
 GiNaC::ex sign_eval(const GiNaC::ex& a) {
     if (auto x = real_num(a)) return x->is_zero() ? 0 : (x->is_positive() ? 1 : -1);
     return ma_sign(a).hold();
@@ -72,6 +87,7 @@ GiNaC::ex zero_deriv2(const GiNaC::ex&, const GiNaC::ex&, unsigned) { return 0; 
 
 }  // namespace
 
+REGISTER_FUNCTION(ma_abs, eval_func(abs_eval).evalf_func(abs_evalf).derivative_func(abs_deriv).print_func<GiNaC::print_context>(abs_print))
 REGISTER_FUNCTION(ma_min, eval_func(min_eval))
 REGISTER_FUNCTION(ma_max, eval_func(max_eval))
 REGISTER_FUNCTION(ma_sign, eval_func(sign_eval).derivative_func(zero_deriv1))

@@ -17,6 +17,9 @@ namespace modeaudit {
 
 // GiNaC functions for Modelica built-ins that GiNaC lacks. They stay
 // unevaluated on symbols and fold on numbers.
+// abs(x): unlike GiNaC's abs (whose derivative divides by abs(x) and is
+// undefined at 0, through conjugates), its derivative is sign(x)*x'.
+DECLARE_FUNCTION_1P(ma_abs)
 DECLARE_FUNCTION_2P(ma_min)
 DECLARE_FUNCTION_2P(ma_max)
 DECLARE_FUNCTION_1P(ma_sign)

@@ -31,6 +31,9 @@
 #include "flatten/builtin_classes.h"
 #include "flatten/expression_builder.h"
 #include "flatten/final_modifiers.h"
+#include "flatten/function_call.h"
+#include "flatten/function_compiler.h"
+#include "flatten/function_interpreter.h"
 #include "flatten/flatten_error.h"
 #include "flatten/expression_limits.h"
 #include "flatten/instance.h"
@@ -119,6 +122,7 @@ struct ParamState {
 struct Ctx {
     Instance* inst = nullptr;
     const std::map<std::string, Value>* locals = nullptr;
+    const std::map<std::string, ConditionPtr>* bool_locals = nullptr;  // Boolean function variables
     bool in_when = false;        // inside a when-clause body
     bool pre_for_state = false;  // reinit values: variables denote left limits
     const LexScope* lex = nullptr;  // where the expression is written; null: the instance's class
@@ -191,10 +195,50 @@ private:
     int when_chain_ = 0;
     std::size_t counted_ = 0;  // scalar equations so far, counting one branch per dynamic if-equation
     std::vector<const ast::ClassDef*> function_stack_;
+    std::vector<std::string> call_notes_;  // "in the call f(1, 0) at 12:5", innermost last
+    std::size_t inline_steps_ = 0;         // loop iterations of the outermost symbolic inlining
+
+    // The flattener's services for the function compiler (function_compiler.h).
+    class Host : public FunctionHost {
+    public:
+        explicit Host(Flattener& f) : f_(f) {}
+        [[noreturn]] void refuse(const Rule& r, SourceRange where, std::string msg) override {
+            f_.fail(r, where, std::move(msg));
+        }
+        ClassHit find_class(const ast::ComponentRef& ref, const LexScope* from) override {
+            return f_.lookup_class(ref, from);
+        }
+        double constant(const ast::Expr& ref, const LexScope* from) override {
+            Ctx c;
+            c.lex = from;
+            ex v = f_.scalar(ref, c, "a name in a function");
+            auto n = numeric_value(v);
+            if (!n || !n->is_real())
+                f_.fail(rule::flatten_unsupported_construct, ref.range,
+                        fmt::format("'{}' in a function is not a variable of the function nor a constant with a value",
+                                    ast::to_modelica(ref)));
+            return n->to_double();
+        }
+        void check_class(const ast::ClassDef& cls) override { f_.refuse_unsupported_in(cls); }
+
+    private:
+        Flattener& f_;
+    };
+    Host host_{*this};
 
     // ---- diagnostics
     [[noreturn]] void fail(const Rule& r, SourceRange where, std::string msg,
                            std::vector<std::string> notes = {}) {
+        // The calls being inlined, innermost first; a deep chain (recursion)
+        // shows its innermost calls and the outermost one.
+        const std::size_t n = call_notes_.size();
+        for (std::size_t k = 0; k < n; ++k) {
+            if (n > 6 && k == 4) {
+                notes.push_back(fmt::format("... {} more calls", n - 5));
+                k = n - 1;
+            }
+            notes.push_back(call_notes_[n - 1 - k]);
+        }
         flat::fail(sink_, r, where, std::move(msg), std::move(notes));
     }
 
@@ -269,7 +313,20 @@ private:
     ex scalar(const ast::Expr& e, const Ctx& ctx, const char* what);
     long integer(const ast::Expr& e, const Ctx& ctx, const char* what);
     Value call_value(const ast::Expr& e, const Ctx& ctx);
-    Value inline_function(const ClassHit& fn, const ast::Expr& call, const Ctx& ctx);
+    // One output of a user function: a number (or array) or a Boolean condition.
+    struct Output {
+        std::optional<Value> value;
+        ConditionPtr condition;
+    };
+    // Every output of a user function call, inlined symbolically where the
+    // body's control flow is decided when flattening, otherwise as a call
+    // of the compiled function (function_call.h).
+    std::vector<Output> function_outputs(const ast::Expr& call, const Ctx& ctx);
+    std::vector<Output> inline_function(const ClassHit& fn, const ast::Expr& call, const Ctx& ctx);
+    std::vector<Output> numeric_call(const ClassHit& fn, const FunctionParts& parts, const std::vector<Output>& inputs,
+                                     const ast::Expr& call);
+    // A user function's class, if `call` calls one (not a built-in).
+    std::optional<ClassHit> user_function(const ast::Expr& call, const Ctx& ctx);
     ConditionPtr condition(const ast::Expr& e, const Ctx& ctx);
     ConditionPtr fold(ConditionPtr c);
     ex total_derivative(const ex& e, SourceRange where);
@@ -319,6 +376,9 @@ private:
     };
     void equations(const std::vector<ast::Equation>& eqs, const EqCtx& ec);
     void equation(const ast::Equation& eq, const EqCtx& ec);
+    // `(a, b) = f(x)`: one equation per named output.
+    void tuple_equation(const ast::Expr& lhs, const ast::Expr& rhs, const ast::Equation* src, SourceRange where,
+                        const EqCtx& ec);
     void add_equation(const Value& l, const Value& r, const ast::Equation* src, SourceRange where,
                       const EqCtx& ec, const std::string& origin);
     void when_clause(const std::vector<ast::Branch<ast::Equation>>* eqb,
@@ -1396,6 +1456,15 @@ Value Flattener::call_value(const ast::Expr& e, const Ctx& ctx) {
         nargs(2, 2);
         return value(arg(1), ctx);
     }
+    if (fname == "homotopy") {
+        // homotopy(actual, simplified): the actual expression (Modelica 3.6,
+        // 3.7.4.4); the simplified one only helps a tool's initialization.
+        for (const ast::FunctionArg& a : e.args)
+            if (a.name == "actual" && a.value) return value(*a.value, ctx);
+        if (e.args.empty() || !e.args[0].name.empty() || !e.args[0].value)
+            fail(rule::flatten_type_mismatch, e.range, "homotopy() needs its actual expression");
+        return value(*e.args[0].value, ctx);
+    }
     // Functions whose argument is known when flattening must have a real value.
     auto domain = [&](const char* what, const std::function<bool(const GiNaC::numeric&)>& ok) {
         nargs(1, 1);
@@ -1423,7 +1492,7 @@ Value Flattener::call_value(const ast::Expr& e, const Ctx& ctx) {
     if (fname == "log") return map1([](const ex& x) { return GiNaC::log(x); });
     if (fname == "log10") return map1([](const ex& x) { return GiNaC::log(x) / GiNaC::log(GiNaC::ex(10)); });
     if (fname == "sqrt") return map1([](const ex& x) { return GiNaC::sqrt(x); });
-    if (fname == "abs") return map1([](const ex& x) { return GiNaC::abs(x); });
+    if (fname == "abs") return map1([](const ex& x) { return ma_abs(x); });
     if (fname == "sign") return map1([](const ex& x) { return ma_sign(x); });
     if (fname == "floor") return map1([](const ex& x) { return ma_floor(x); });
     if (fname == "ceil") return map1([](const ex& x) { return ma_ceil(x); });
@@ -1527,127 +1596,387 @@ Value Flattener::call_value(const ast::Expr& e, const Ctx& ctx) {
                          fname));
     static const std::set<std::string> refused = {
         "loadResource", "Modelica.Utilities.Files.loadResource", "readFile", "getInstanceName", "print",
-        "delay", "spatialDistribution", "cardinality", "homotopy", "semiLinear", "transpose", "cross",
+        "delay", "spatialDistribution", "cardinality", "semiLinear", "transpose", "cross",
         "identity", "diagonal", "cat", "linspace", "scalar", "vector", "matrix", "ndims", "product", "skew",
         "outerProduct", "symmetric", "reinit", "assert", "terminate"};
     if (refused.count(fname))
         fail(rule::flatten_unsupported_construct, e.range,
              fmt::format("{}() is not supported in this context", fname));
     // A user function.
-    const LexScope* from = lex_of(ctx);
-    ClassHit fn = lookup_class(e.ref, from);
-    if (fn.cls->kind != ast::ClassKind::Function)
-        fail(rule::flatten_unsupported_construct, e.range,
-             fmt::format("'{}' is a {}; record constructors and calls of non-functions are not supported", fname,
-                         ast::class_kind_word(fn.cls->kind)));
-    return inline_function(fn, e, ctx);
+    std::vector<Output> outs = function_outputs(e, ctx);
+    if (!outs[0].value)
+        fail(rule::flatten_type_mismatch, e.range,
+             fmt::format("'{}' is Boolean (the function's first output); a number is expected here", ast::to_modelica(e)));
+    return *outs[0].value;
 }
 
-Value Flattener::inline_function(const ClassHit& fn, const ast::Expr& call, const Ctx& ctx) {
+std::optional<ClassHit> Flattener::user_function(const ast::Expr& call, const Ctx& ctx) {
+    const LexScope* from = lex_of(ctx);
+    ClassHit fn = lookup_class(call.ref, from);
+    if (fn.cls->kind != ast::ClassKind::Function) return std::nullopt;
+    return fn;
+}
+
+std::vector<Flattener::Output> Flattener::function_outputs(const ast::Expr& e, const Ctx& ctx) {
+    const std::string fname = e.ref.dotted();
+    std::optional<ClassHit> fn = user_function(e, ctx);
+    if (!fn) {
+        ClassHit c = lookup_class(e.ref, lex_of(ctx));
+        fail(rule::flatten_unsupported_construct, e.range,
+             fmt::format("'{}' is a {}; record constructors and calls of non-functions are not supported", fname,
+                         ast::class_kind_word(c.cls->kind)));
+    }
+    return inline_function(*fn, e, ctx);
+}
+
+namespace {
+// Control flow leaves the symbolic inlining: the body's control flow depends
+// on the model's variables, so the function is evaluated numerically.
+struct NotInlinable {};
+enum class Flow { Next, Break, Return };
+}  // namespace
+
+std::vector<Flattener::Output> Flattener::inline_function(const ClassHit& fn, const ast::Expr& call, const Ctx& ctx) {
     const ast::ClassDef& f = *fn.cls;
-    if (std::find(function_stack_.begin(), function_stack_.end(), &f) != function_stack_.end())
-        fail(rule::flatten_unsupported_construct, call.range,
-             fmt::format("recursive function '{}' cannot be inlined", f.name));
-    if (function_stack_.size() > 32)
-        fail(rule::flatten_unsupported_construct, call.range, "functions nested too deeply to inline");
     refuse_unsupported_in(f);
-    if (f.external_clause)
-        fail(rule::flatten_unsupported_construct, call.range,
-             fmt::format("'{}' is an external function; external code is not supported", f.name));
     if (f.is_short)
         fail(rule::flatten_unsupported_construct, call.range,
              fmt::format("short function definition '{}' is not supported", f.name));
-    // Inputs, outputs and protected locals, in declaration order.
-    std::vector<std::string> inputs, outputs;
-    std::map<std::string, const ast::ComponentDecl*> decls;
-    for (const ast::Element& el : f.elements) {
-        if (el.kind == ast::Element::Kind::Extends)
-            fail(rule::flatten_unsupported_construct, el.range, "extends in a function is not supported");
-        if (el.kind != ast::Element::Kind::Component) continue;
-        for (const ast::ComponentDecl& d : el.component->decls) {
-            if (!d.dims.empty() || !el.component->type_dims.empty())
-                fail(rule::flatten_unsupported_construct, d.range,
-                     fmt::format("array variable '{}' in function '{}': only scalar functions are inlined", d.name,
-                                 f.name));
-            decls[d.name] = &d;
-            if (el.component->prefix.input) inputs.push_back(d.name);
-            if (el.component->prefix.output) outputs.push_back(d.name);
-        }
-    }
-    if (outputs.empty())
+    FunctionParts parts;
+    std::vector<std::string> ext_inputs;
+    const std::optional<std::string> builtin = external_builtin(f);
+    if (f.external_clause && !builtin)
+        fail(rule::flatten_unsupported_construct, *f.external_clause,
+             fmt::format("'{}' calls external code: an external function is not supported unless it is one of the "
+                         "Modelica.Math functions that call the C library's mathematical functions",
+                         f.name),
+             {fmt::format("called at {}:{}", call.range.begin.line, call.range.begin.column)});
+    parts = collect_function(fn, host_);
+    if (parts.outputs.empty())
         fail(rule::flatten_unsupported_construct, call.range, fmt::format("function '{}' has no output", f.name));
-    std::map<std::string, Value> locals;
+    // The arguments, by input.
+    std::vector<std::optional<Output>> given(parts.inputs.size());
     std::size_t pos = 0;
     for (const ast::FunctionArg& a : call.args) {
-        std::string target;
+        std::size_t k = 0;
         if (a.name.empty()) {
-            if (pos >= inputs.size())
+            if (pos >= parts.inputs.size())
                 fail(rule::flatten_type_mismatch, a.range,
-                     fmt::format("too many arguments for '{}' ({} inputs)", f.name, inputs.size()));
-            target = inputs[pos++];
+                     fmt::format("too many arguments for '{}' ({} inputs)", f.name, parts.inputs.size()));
+            k = pos++;
         } else {
-            if (std::find(inputs.begin(), inputs.end(), a.name) == inputs.end())
+            auto it = std::find(parts.inputs.begin(), parts.inputs.end(), a.name);
+            if (it == parts.inputs.end())
                 fail(rule::flatten_type_mismatch, a.range, fmt::format("'{}' has no input '{}'", f.name, a.name));
-            target = a.name;
+            k = static_cast<std::size_t>(it - parts.inputs.begin());
         }
-        locals[target] = value(*a.value, ctx);
+        if (given[k]) fail(rule::flatten_type_mismatch, a.range, fmt::format("input '{}' given twice", parts.inputs[k]));
+        Output o;
+        if (parts.find(parts.inputs[k])->boolean) o.condition = fold(condition(*a.value, ctx));
+        else o.value = value(*a.value, ctx);
+        given[k] = o;
     }
-    function_stack_.push_back(&f);
+    if (builtin) {
+        // A Modelica.Math function: the built-in of the same name.
+        std::vector<ex> xs;
+        for (std::size_t k = 0; k < given.size(); ++k) {
+            if (!given[k] || !given[k]->value || !given[k]->value->is_scalar())
+                fail(rule::flatten_type_mismatch, call.range,
+                     fmt::format("'{}' needs a number for its input '{}'", f.name, parts.inputs[k]));
+            xs.push_back(given[k]->value->elems[0]);
+        }
+        static const std::map<std::string, ex (*)(const ex&)> unary = {
+            {"sin", [](const ex& x) -> ex { return GiNaC::sin(x); }},   {"cos", [](const ex& x) -> ex { return GiNaC::cos(x); }},
+            {"tan", [](const ex& x) -> ex { return GiNaC::tan(x); }},   {"asin", [](const ex& x) -> ex { return GiNaC::asin(x); }},
+            {"acos", [](const ex& x) -> ex { return GiNaC::acos(x); }}, {"atan", [](const ex& x) -> ex { return GiNaC::atan(x); }},
+            {"sinh", [](const ex& x) -> ex { return GiNaC::sinh(x); }}, {"cosh", [](const ex& x) -> ex { return GiNaC::cosh(x); }},
+            {"tanh", [](const ex& x) -> ex { return GiNaC::tanh(x); }}, {"exp", [](const ex& x) -> ex { return GiNaC::exp(x); }},
+            {"log", [](const ex& x) -> ex { return GiNaC::log(x); }},
+            {"log10", [](const ex& x) -> ex { return GiNaC::log(x) / GiNaC::log(GiNaC::ex(10)); }},
+            {"sqrt", [](const ex& x) -> ex { return GiNaC::sqrt(x); }}, {"abs", [](const ex& x) -> ex { return ma_abs(x); }}};
+        Output o;
+        if (*builtin == "atan2") o.value = Value::scalar(GiNaC::atan2(xs[0], xs[1]));
+        else o.value = Value::scalar(unary.at(*builtin)(xs[0]));
+        return {o};
+    }
+    const int depth = static_cast<int>(std::count(function_stack_.begin(), function_stack_.end(), &f));
+    bool all_numbers = true;
+    for (const auto& g : given)
+        if (g && g->value)
+            for (const ex& x : g->value->elems) all_numbers = all_numbers && numeric_value(x).has_value();
+        else if (g && g->condition)
+            all_numbers = all_numbers && g->condition->kind == Condition::Kind::Constant;
+    if (function_stack_.size() >= 200)
+        fail(rule::flatten_invalid_value, call.range,
+             fmt::format("function calls nested deeper than 200 when evaluating '{}' (unbounded recursion?)", f.name));
+    // A recursive call on values the model does not fix: evaluated numerically.
+    if (depth > 0 && !all_numbers) throw NotInlinable{};
+
+    std::map<std::string, Value> nums;
+    std::map<std::string, ConditionPtr> bools;
     Ctx fctx;
-    fctx.locals = &locals;
+    fctx.locals = &nums;
+    fctx.bool_locals = &bools;
     fctx.lex = fn.lex;
-    for (const std::string& in : inputs) {
-        if (locals.count(in)) continue;
-        const ast::ComponentDecl* d = decls[in];
-        if (!d->mod || !d->mod->binding)
-            fail(rule::flatten_type_mismatch, call.range, fmt::format("'{}' needs its input '{}'", f.name, in));
-        locals[in] = value(*d->mod->binding, fctx);
-    }
-    for (const auto& [name, d] : decls)
-        if (!locals.count(name) && d->mod && d->mod->binding) locals[name] = value(*d->mod->binding, fctx);
-    std::function<void(const std::vector<ast::Statement>&)> run = [&](const std::vector<ast::Statement>& body) {
-        for (const ast::Statement& s : body) {
-            switch (s.kind) {
-                case ast::StatementKind::Assign: {
-                    if (!s.lhs || s.lhs->kind != ast::ExprKind::Ref || !s.lhs->ref.simple() ||
-                        !decls.count(s.lhs->ref.parts[0].ident))
-                        fail(rule::flatten_unsupported_construct, s.range,
-                             "only assignments to scalar function variables are inlined");
-                    locals[s.lhs->ref.parts[0].ident] = value(*s.rhs, fctx);
-                    break;
-                }
-                case ast::StatementKind::If:
-                    if (const auto* chosen = static_branch(
-                            s.branches, fctx,
-                            fmt::format("an if-statement in function '{}' whose condition depends on the model's "
-                                        "variables; use an if-expression",
-                                        f.name)))
-                        run(*chosen);
-                    break;
-                case ast::StatementKind::For: {
-                    for (const auto& env : iterations(s.indices, fctx)) {
-                        for (const auto& [k, v] : env) locals[k] = v;
-                        run(s.body);
-                    }
-                    break;
-                }
-                case ast::StatementKind::Return:
-                    return;
-                default:
-                    fail(rule::flatten_unsupported_construct, s.range,
-                         fmt::format("this statement in function '{}' cannot be inlined", f.name));
-            }
+    auto assign = [&](const FunctionVariable& v, const Output& o, SourceRange where) {
+        if (v.boolean) {
+            if (!o.condition) fail(rule::flatten_type_mismatch, where, fmt::format("'{}' is Boolean; a number is assigned", v.name));
+            bools[v.name] = o.condition;
+        } else {
+            if (!o.value) fail(rule::flatten_type_mismatch, where, fmt::format("'{}' is a number; a Boolean is assigned", v.name));
+            nums[v.name] = *o.value;
         }
     };
-    for (const ast::AlgorithmSection& sec : f.algorithm_sections) run(sec.statements);
-    if (!f.equation_sections.empty())
-        fail(rule::flatten_unsupported_construct, f.range, "equations in a function are not supported");
-    function_stack_.pop_back();
-    auto it = locals.find(outputs[0]);
-    if (it == locals.end())
-        fail(rule::flatten_type_mismatch, call.range,
-             fmt::format("function '{}' does not assign its output '{}'", f.name, outputs[0]));
-    return it->second;
+    auto eval_into = [&](const FunctionVariable& v, const ast::Expr& e) {
+        Output o;
+        if (v.boolean) o.condition = fold(condition(e, fctx));
+        else o.value = value(e, fctx);
+        assign(v, o, e.range);
+    };
+    std::string args_text;
+    for (std::size_t k = 0; k < given.size(); ++k) {
+        if (!given[k]) continue;
+        std::string t = given[k]->value ? (given[k]->value->is_scalar() ? canonical(given[k]->value->elems[0]) : "{...}")
+                                        : canonical(*model_, *given[k]->condition);
+        args_text += (args_text.empty() ? "" : ", ") + t;
+    }
+    call_notes_.push_back(fmt::format("in the call {}({}) at {}:{}", f.name, args_text, call.range.begin.line,
+                                      call.range.begin.column));
+    function_stack_.push_back(&f);
+    if (function_stack_.size() == 1) inline_steps_ = 0;
+    struct Pop {
+        Flattener& self;
+        ~Pop() {
+            self.function_stack_.pop_back();
+            self.call_notes_.pop_back();
+        }
+    } pop{*this};
+
+    try {
+        for (std::size_t k = 0; k < parts.inputs.size(); ++k) {
+            const FunctionVariable& v = *parts.find(parts.inputs[k]);
+            if (given[k]) {
+                assign(v, *given[k], call.range);
+                continue;
+            }
+            if (!v.decl->mod || !v.decl->mod->binding)
+                fail(rule::flatten_type_mismatch, call.range, fmt::format("'{}' needs its input '{}'", f.name, v.name));
+            fctx.lex = v.lex;
+            eval_into(v, *v.decl->mod->binding);
+        }
+        for (const FunctionVariable& v : parts.variables) {
+            if (v.input || !v.decl->mod || !v.decl->mod->binding) continue;
+            fctx.lex = v.lex;
+            eval_into(v, *v.decl->mod->binding);
+        }
+        // A condition the flattener decides, or NotInlinable.
+        auto decided = [&](const ast::Expr& c) -> bool {
+            ConditionPtr cp = fold(condition(c, fctx));
+            if (cp->kind != Condition::Kind::Constant) throw NotInlinable{};
+            return cp->value;
+        };
+        auto known_range = [&](const ast::ForIterator& it) {
+            if (!it.range) return;
+            std::vector<const ast::Expr*> bounds;
+            if (it.range->kind == ast::ExprKind::Range)
+                for (const ast::ExprPtr& o : it.range->operands) bounds.push_back(o.get());
+            else
+                bounds.push_back(it.range.get());
+            for (const ast::Expr* b : bounds)
+                for (const ex& x : value(*b, fctx).elems)
+                    if (!numeric_value(x)) throw NotInlinable{};
+        };
+        auto step = [&](SourceRange where) {
+            if (++inline_steps_ > 100000)
+                fail(rule::flatten_invalid_value, where,
+                     fmt::format("function '{}' runs more than 100000 loop iterations when evaluated here (does it "
+                                 "terminate?)",
+                                 f.name));
+        };
+        std::function<Flow(const std::vector<ast::Statement>&)> run = [&](const std::vector<ast::Statement>& body) {
+            for (const ast::Statement& s : body) {
+                switch (s.kind) {
+                    case ast::StatementKind::Assign: {
+                        if (s.lhs->kind == ast::ExprKind::Tuple) {
+                            if (s.rhs->kind != ast::ExprKind::Call)
+                                fail(rule::flatten_type_mismatch, s.range, "a multiple assignment needs a function call");
+                            std::vector<Output> outs = function_outputs(*s.rhs, fctx);
+                            if (s.lhs->operands.size() > outs.size())
+                                fail(rule::flatten_type_mismatch, s.range, "more targets than the function has outputs");
+                            for (std::size_t k = 0; k < s.lhs->operands.size(); ++k) {
+                                const ast::ExprPtr& t = s.lhs->operands[k];
+                                if (!t) continue;
+                                const FunctionVariable* v =
+                                    t->kind == ast::ExprKind::Ref && t->ref.simple() ? parts.find(t->ref.parts[0].ident) : nullptr;
+                                if (!v) fail(rule::flatten_unsupported_construct, t->range, "only scalar function variables are assigned");
+                                assign(*v, outs[k], s.range);
+                            }
+                            break;
+                        }
+                        const FunctionVariable* v = s.lhs->kind == ast::ExprKind::Ref && s.lhs->ref.simple()
+                                                        ? parts.find(s.lhs->ref.parts[0].ident)
+                                                        : nullptr;
+                        if (!v)
+                            fail(rule::flatten_unsupported_construct, s.range,
+                                 fmt::format("the assignment to '{}' in function '{}' (only scalar variables of the "
+                                             "function are assigned)",
+                                             ast::to_modelica(*s.lhs), f.name));
+                        if (v->input)
+                            fail(rule::flatten_type_mismatch, s.range,
+                                 fmt::format("'{}' is an input of function '{}' and cannot be assigned", v->name, f.name));
+                        eval_into(*v, *s.rhs);
+                        break;
+                    }
+                    case ast::StatementKind::If:
+                        for (const auto& br : s.branches)
+                            if (!br.condition || decided(*br.condition)) {
+                                Flow fl = run(br.body);
+                                if (fl != Flow::Next) return fl;
+                                break;
+                            }
+                        break;
+                    case ast::StatementKind::For: {
+                        if (s.indices.size() != 1)
+                            fail(rule::flatten_unsupported_construct, s.range, "a for-loop with several iterators in a function");
+                        known_range(s.indices[0]);
+                        const std::string& iv = s.indices[0].name;
+                        std::optional<Value> saved;
+                        if (auto it = nums.find(iv); it != nums.end()) saved = it->second;
+                        Flow out = Flow::Next;
+                        for (long x : range_values(*s.indices[0].range, fctx)) {
+                            step(s.range);
+                            nums[iv] = Value::scalar(GiNaC::numeric(x));
+                            Flow fl = run(s.body);
+                            if (fl == Flow::Break) break;
+                            if (fl == Flow::Return) {
+                                out = fl;
+                                break;
+                            }
+                        }
+                        if (saved) nums[iv] = *saved;
+                        else nums.erase(iv);
+                        if (out == Flow::Return) return out;
+                        break;
+                    }
+                    case ast::StatementKind::While:
+                        while (decided(*s.branches[0].condition)) {
+                            step(s.range);
+                            Flow fl = run(s.branches[0].body);
+                            if (fl == Flow::Break) break;
+                            if (fl == Flow::Return) return fl;
+                        }
+                        break;
+                    case ast::StatementKind::Break: return Flow::Break;
+                    case ast::StatementKind::Return: return Flow::Return;
+                    case ast::StatementKind::Call: {
+                        const std::string name = s.call->ref.dotted();
+                        if (name == "assert" && s.call->args.size() >= 2) {
+                            if (!decided(*s.call->args[0].value))
+                                fail(rule::flatten_invalid_value, s.range,
+                                     fmt::format("the assert in function '{}' fails: {}", f.name,
+                                                 ast::to_modelica(*s.call->args[1].value)));
+                            break;
+                        }
+                        fail(rule::flatten_unsupported_construct, s.range,
+                             fmt::format("the call statement {}(...) in function '{}' is not supported", name, f.name));
+                    }
+                    case ast::StatementKind::When:
+                        fail(rule::flatten_unsupported_construct, s.range,
+                             fmt::format("a when-statement in function '{}' (not allowed in functions, Modelica 3.6, "
+                                         "12.2)",
+                                         f.name));
+                }
+            }
+            return Flow::Next;
+        };
+        for (const auto& [sec, lex] : parts.algorithms) {
+            fctx.lex = lex;
+            if (run(sec->statements) == Flow::Return) break;
+        }
+    } catch (const NotInlinable&) {
+        if (function_stack_.size() > 1) throw;  // the outermost call is evaluated numerically
+        std::vector<Output> inputs;
+        for (std::size_t k = 0; k < given.size(); ++k) {
+            if (given[k]) {
+                inputs.push_back(*given[k]);
+                continue;
+            }
+            const FunctionVariable& v = *parts.find(parts.inputs[k]);
+            Output o;
+            if (v.boolean) o.condition = bools.at(v.name);
+            else o.value = nums.at(v.name);
+            inputs.push_back(o);
+        }
+        return numeric_call(fn, parts, inputs, call);
+    }
+    std::vector<Output> out;
+    for (const std::string& o : parts.outputs) {
+        const FunctionVariable& v = *parts.find(o);
+        Output r;
+        if (v.boolean && bools.count(o)) r.condition = bools.at(o);
+        else if (!v.boolean && nums.count(o)) r.value = nums.at(o);
+        else if (out.empty())
+            fail(rule::flatten_type_mismatch, call.range, fmt::format("function '{}' does not assign its output '{}'", f.name, o));
+        out.push_back(r);
+    }
+    return out;
+}
+
+std::vector<Flattener::Output> Flattener::numeric_call(const ClassHit& fn, const FunctionParts& parts,
+                                                       const std::vector<Output>& inputs, const ast::Expr& call) {
+    const int id = compile_function(fn, host_);
+    std::vector<ex> args;
+    for (std::size_t k = 0; k < inputs.size(); ++k) {
+        if (!inputs[k].value || !inputs[k].value->is_scalar())
+            fail(rule::flatten_unsupported_construct, call.range,
+                 fmt::format("function '{}' is evaluated numerically (its control flow depends on the model's "
+                             "variables), and its input '{}' is {}; only scalar numbers are passed to such a call",
+                             fn.cls->name, parts.inputs[k], inputs[k].value ? "an array" : "a Boolean"));
+        args.push_back(inputs[k].value->elems[0]);
+    }
+    std::vector<Output> out;
+    for (std::size_t k = 0; k < parts.outputs.size(); ++k) {
+        ex c;
+        try {
+            c = make_call(id, static_cast<int>(k), args);
+        } catch (const fn::FunctionError& err) {
+            fail(rule::flatten_invalid_value, call.range, fmt::format("evaluating '{}': {}", ast::to_modelica(call), err.what()),
+                 {fmt::format("at {}:{} in function '{}'", err.range.begin.line, err.range.begin.column, fn.cls->name)});
+        }
+        Output o;
+        if (parts.find(parts.outputs[k])->boolean) {
+            // A Boolean output is 0 or 1: true when above one half.
+            auto rel = std::make_shared<Condition>();
+            rel->kind = Condition::Kind::Relation;
+            rel->op = Condition::RelOp::Gt;
+            rel->lhs = c;
+            rel->rhs = GiNaC::numeric(1, 2);
+            rel->range = call.range;
+            o.condition = fold(rel);
+        } else {
+            o.value = Value::scalar(c);
+        }
+        out.push_back(o);
+    }
+    return out;
+}
+
+void Flattener::tuple_equation(const ast::Expr& lhs, const ast::Expr& rhs, const ast::Equation* src, SourceRange where,
+                               const EqCtx& ec) {
+    if (rhs.kind != ast::ExprKind::Call)
+        fail(rule::flatten_type_mismatch, where, "the right side of '(a, b) = ...' must be a function call");
+    std::vector<Output> outs = function_outputs(rhs, ec.ctx);
+    if (lhs.operands.size() > outs.size())
+        fail(rule::flatten_type_mismatch, where,
+             fmt::format("'{}' has {} targets but the function has {} outputs", ast::to_modelica(lhs), lhs.operands.size(),
+                         outs.size()));
+    for (std::size_t k = 0; k < lhs.operands.size(); ++k) {
+        if (!lhs.operands[k]) continue;
+        if (!outs[k].value)
+            fail(rule::flatten_unsupported_construct, lhs.operands[k]->range,
+                 "a Boolean output of a function in an equation is not supported");
+        add_equation(value(*lhs.operands[k], ec.ctx), *outs[k].value, src, where, ec, "equation");
+    }
 }
 
 // =========================================================================== conditions
@@ -1677,6 +2006,8 @@ ConditionPtr Flattener::condition(const ast::Expr& e, const Ctx& ctx) {
             return c;
         }
         case ast::ExprKind::Ref: {
+            if (ctx.bool_locals && e.ref.simple())
+                if (auto it = ctx.bool_locals->find(e.ref.parts[0].ident); it != ctx.bool_locals->end()) return it->second;
             Resolved r = resolve(e.ref, ctx);
             if (r.local || r.member->kind != Member::Kind::Scalar)
                 fail(rule::flatten_type_mismatch, e.range, fmt::format("'{}' is not a Boolean", r.name));
@@ -1731,6 +2062,9 @@ ConditionPtr Flattener::condition(const ast::Expr& e, const Ctx& ctx) {
             if ((op == Condition::RelOp::Eq || op == Condition::RelOp::Ne)) {
                 auto is_bool = [&](const ast::Expr& x) {
                     if (x.kind == ast::ExprKind::Boolean) return true;
+                    if (x.kind == ast::ExprKind::Ref && ctx.bool_locals && x.ref.simple() &&
+                        ctx.bool_locals->count(x.ref.parts[0].ident))
+                        return true;
                     if (x.kind == ast::ExprKind::Ref) {
                         Resolved r = resolve(x.ref, ctx);
                         return !r.local && r.member->kind == Member::Kind::Scalar &&
@@ -1819,6 +2153,15 @@ ConditionPtr Flattener::condition(const ast::Expr& e, const Ctx& ctx) {
                 auto c = make(K::Or);
                 c->operands = {rising, falling};
                 return c;
+            }
+            static const std::set<std::string> not_conditions = {"abs", "sign", "sqrt", "sin", "cos", "der", "min", "max"};
+            if (!not_conditions.count(fname) && lookup_first(e.ref.parts[0].ident, lex_of(ctx))) {
+                std::vector<Output> outs = function_outputs(e, ctx);
+                if (!outs[0].condition)
+                    fail(rule::flatten_type_mismatch, e.range,
+                         fmt::format("'{}' is a number (the function's first output); a condition is expected",
+                                     ast::to_modelica(e)));
+                return outs[0].condition;
             }
             fail(rule::flatten_unsupported_construct, e.range,
                  fmt::format("{}() in a condition is not supported", fname));
@@ -1911,6 +2254,10 @@ void Flattener::equation(const ast::Equation& eq, const EqCtx& outer) {
     const Ctx& ctx = ec.ctx;
     switch (eq.kind) {
         case ast::EquationKind::Simple: {
+            if (eq.lhs->kind == ast::ExprKind::Tuple) {
+                tuple_equation(*eq.lhs, *eq.rhs, &eq, eq.range, ec);
+                return;
+            }
             // A Boolean variable defined by a relation: the MSL diode's `off = s < 0;`.
             if (eq.lhs->kind == ast::ExprKind::Ref) {
                 Resolved r = resolve(eq.lhs->ref, ctx);
@@ -2226,7 +2573,10 @@ void Flattener::when_statements(const std::vector<ast::Statement>& body, FlatWhe
             case ast::StatementKind::When:
                 fail(rule::flatten_unsupported_construct, s.range, "when-statements cannot be nested");
             default:
-                fail(rule::flatten_unsupported_construct, s.range, "this statement is not supported inside when");
+                fail(rule::flatten_unsupported_construct, s.range,
+                     s.kind == ast::StatementKind::While
+                         ? "a while loop is not supported in a model's algorithm (only in a function's)"
+                         : "this statement is not supported inside when");
         }
     }
 }
@@ -2327,7 +2677,9 @@ void Flattener::algorithm(const ast::AlgorithmSection& sec, Instance* inst, cons
                 fail(rule::flatten_unsupported_construct, s.range, "while loops are not supported");
             default:
                 fail(rule::flatten_unsupported_construct, s.range,
-                     "only assignments and when-statements are supported in a model's algorithm");
+                     s.kind == ast::StatementKind::While
+                         ? "a while loop is not supported in a model's algorithm (only in a function's)"
+                         : "only assignments and when-statements are supported in a model's algorithm");
         }
     }
     for (std::size_t i = 0; i < assigned_order.size(); ++i) {

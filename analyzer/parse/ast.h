@@ -277,6 +277,8 @@ struct ClassDef {
     std::vector<AlgorithmSection> algorithm_sections;
     std::vector<ModificationPtr> annotations;  // every class-level annotation, in order
     std::optional<SourceRange> external_clause;  // `external ...;` seen here
+    std::string external_language;               // "C", "builtin", ... (empty when not given)
+    std::string external_name;                   // the external function called, when written
 
     SourceRange range;
     SourceRange name_range;

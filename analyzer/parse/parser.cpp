@@ -710,11 +710,16 @@ private:
     void external_clause(ClassDef& c) {
         SourceLocation begin = here();
         advance();
-        accept(TK::String);
+        if (at(TK::String)) {
+            c.external_language = cur().value;
+            advance();
+        }
         if (at(TK::Ident) || at(TK::Dot)) {
-            component_reference();
+            ComponentRef first = component_reference();
+            c.external_name = first.dotted();
             if (accept(TK::Equals)) {
                 if (!at(TK::Ident)) fail_expected("the name of the external function", "after '='");
+                c.external_name = std::string(cur().text);
                 advance();
             }
             if (at(TK::LParen)) {
@@ -730,7 +735,8 @@ private:
         }
         if (at(TK::KwAnnotation)) annotation();  // library annotations mean nothing here
         c.external_clause = from(begin);
-        unsupported("external function", *c.external_clause);
+        // Refused by the flattener where the function is called, unless it
+        // is one of the C library's mathematical functions (function_compiler.h).
         expect_semicolon("after the external clause");
     }
 
@@ -1328,7 +1334,6 @@ private:
                 br.range = from(begin);
                 st.branches.push_back(std::move(br));
                 closed = block_end(TK::KwWhile, begin, "while-loop");
-                unsupported("while loop", from(begin));
                 after = "after 'end while'";
                 break;
             }

@@ -1,6 +1,8 @@
 // The simulation driver's run, initialization and segments (driver.h).
 #include "simulation/driver.h"
 
+#include "flatten/function_interpreter.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -738,6 +740,17 @@ bool SimulationDriver::initialize() {
 }
 
 SimulationResult SimulationDriver::run() {
+    // A user function that fails outside the integrator's callbacks (at
+    // initialization, an event, a guard): the run stops with its message.
+    try {
+        return run_segments();
+    } catch (const fn::FunctionError& e) {
+        stop(StopReason::SolverFailure, fmt::format("at t = {:.12g}: {}", t_, e.what()));
+        return result_;
+    }
+}
+
+SimulationResult SimulationDriver::run_segments() {
     stop_time_ = o_.stop_time ? *o_.stop_time : flat_.stop_time.value_or(1.0);
     result_.end_time = o_.start_time;
     for (const ModeVariable& mv : modes_.mode_variables)

@@ -104,6 +104,7 @@ private:
     Integrator& integrator(int mode);
 
     // ---- stopping ----
+    SimulationResult run_segments();  // run() without its guard against user-function errors
     void stop(StopReason r, const std::string& message) {
         result_.stopped_because = r;
         if (!message.empty()) result_.messages.push_back(message);

@@ -20,18 +20,37 @@ namespace {
 
 N_Vector vec(void* p) { return static_cast<N_Vector>(p); }
 
+// No exception may cross CVODE's C frames: an evaluation that throws (a
+// user function that divides by zero or does not terminate: tape.h) is an
+// unrecoverable failure (-1) whose message the next step() reports.
+template <class F>
+int guarded(void* user, F&& f) {
+    try {
+        return f();
+    } catch (const std::exception& e) {
+        static_cast<Integrator*>(user)->set_evaluation_error(e.what());
+        return -1;
+    }
+}
+
 extern "C" int cvode_rhs(realtype t, N_Vector y, N_Vector ydot, void* user) {
-    return static_cast<Integrator*>(user)->rhs(t, N_VGetArrayPointer(y), N_VGetArrayPointer(ydot));
+    return guarded(user, [&] {
+        return static_cast<Integrator*>(user)->rhs(t, N_VGetArrayPointer(y), N_VGetArrayPointer(ydot));
+    });
 }
 
 extern "C" int cvode_jac(realtype t, N_Vector y, N_Vector /*fy*/, SUNMatrix jac, void* user, N_Vector, N_Vector,
                          N_Vector) {
-    return static_cast<Integrator*>(user)->jacobian(t, N_VGetArrayPointer(y), SUNDenseMatrix_Data(jac));
+    return guarded(user, [&] {
+        return static_cast<Integrator*>(user)->jacobian(t, N_VGetArrayPointer(y), SUNDenseMatrix_Data(jac));
+    });
 }
 
 extern "C" int cvode_proj(realtype t, N_Vector ycur, N_Vector corr, realtype /*eps*/, N_Vector err, void* user) {
-    return static_cast<Integrator*>(user)->projection(t, N_VGetArrayPointer(ycur), N_VGetArrayPointer(corr),
-                                                       err ? N_VGetArrayPointer(err) : nullptr);
+    return guarded(user, [&] {
+        return static_cast<Integrator*>(user)->projection(t, N_VGetArrayPointer(ycur), N_VGetArrayPointer(corr),
+                                                           err ? N_VGetArrayPointer(err) : nullptr);
+    });
 }
 
 // CVODE reports failures through the return codes we check; its own
@@ -131,6 +150,8 @@ bool Integrator::step(std::string& error) {
     if (flag < 0) {
         error = fmt::format("CVODE failed at t = {:.12g} in mode '{}': {} (flag {})", t_, sys_.mode_id(),
                             CVodeGetReturnFlagName(flag), flag);
+        if (!evaluation_error_.empty()) error += "; " + evaluation_error_;
+        evaluation_error_.clear();
         return false;
     }
     t_prev_ = before;

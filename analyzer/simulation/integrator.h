@@ -85,6 +85,8 @@ public:
     const IntegratorStats& stats() const { return stats_; }
     // True once a callback found the deadline passed (the step then failed).
     bool past_deadline() const { return past_deadline_; }
+    // An evaluation inside a CVODE callback threw (integrator.cpp): its message.
+    void set_evaluation_error(std::string msg) { evaluation_error_ = std::move(msg); }
     const ModeSystem& system() const { return sys_; }
 
     // CVODE callbacks (public for the C trampolines only).
@@ -114,6 +116,7 @@ private:
     std::vector<double> work_;
     IntegratorStats stats_;
     bool past_deadline_ = false;
+    std::string evaluation_error_;
     bool check_deadline();  // false (and past_deadline_) when the deadline has passed
 };
 

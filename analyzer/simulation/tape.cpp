@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cfenv>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -12,6 +13,8 @@
 #include "common/internal_error.h"
 #include "flatten/expression_builder.h"
 #include "flatten/flat_model.h"
+#include "flatten/function_call.h"
+#include "flatten/function_interpreter.h"
 
 namespace modeaudit::sim {
 
@@ -69,6 +72,12 @@ const char* op_name(Tape::Op op) {
         case Tape::Op::Min: return "min";
         case Tape::Op::Max: return "max";
         case Tape::Op::Sign: return "sign";
+        case Tape::Op::Floor: return "floor";
+        case Tape::Op::Ceil: return "ceil";
+        case Tape::Op::IntDiv: return "div";
+        case Tape::Op::Mod: return "mod";
+        case Tape::Op::Rem: return "rem";
+        case Tape::Op::Call: return "call";
     }
     return "?";
 }
@@ -76,7 +85,8 @@ const char* op_name(Tape::Op op) {
 bool binary(Tape::Op op) {
     switch (op) {
         case Tape::Op::Add: case Tape::Op::Sub: case Tape::Op::Mul: case Tape::Op::Div: case Tape::Op::Pow:
-        case Tape::Op::Atan2: case Tape::Op::Min: case Tape::Op::Max: return true;
+        case Tape::Op::Atan2: case Tape::Op::Min: case Tape::Op::Max: case Tape::Op::IntDiv: case Tape::Op::Mod:
+        case Tape::Op::Rem: return true;
         default: return false;
     }
 }
@@ -121,6 +131,14 @@ public:
             return 0;
         };
         for (const Pending& p : code_) {
+            if (p.op == Tape::Op::Call) {
+                const PendingCall& pc = pending_calls_[p.a.index];
+                Tape::Call c{pc.function, pc.output, pc.partial, {}};
+                for (Ref r : pending_calls_[p.a.index].args) c.args.push_back(reg(r));
+                tape_.calls_.push_back(std::move(c));
+                tape_.code_.push_back(Tape::Instruction{p.op, static_cast<std::uint32_t>(tape_.calls_.size() - 1), 0, 0});
+                continue;
+            }
             Tape::Instruction in{p.op, reg(p.a), binary(p.op) ? reg(p.b) : 0, p.n};
             tape_.code_.push_back(in);
         }
@@ -131,6 +149,10 @@ public:
             if (r < tape_.inputs_) tape_.used_inputs_[r] = true;
         };
         for (const Tape::Instruction& in : tape_.code_) {
+            if (in.op == Tape::Op::Call) {
+                for (std::uint32_t r : tape_.calls_[in.a].args) use(r);
+                continue;
+            }
             use(in.a);
             if (binary(in.op)) use(in.b);
         }
@@ -164,6 +186,28 @@ private:
         Ref a, b;
         std::int32_t n = 0;
     };
+    struct PendingCall {
+        int function;
+        int output;
+        int partial;
+        std::vector<Ref> args;
+    };
+    std::vector<PendingCall> pending_calls_;
+    std::map<std::tuple<int, int, int, std::vector<std::tuple<int, std::uint32_t>>>, Ref> consed_calls_;
+
+    Ref emit_call(int function, int output, int partial, std::vector<Ref> args) {
+        std::vector<std::tuple<int, std::uint32_t>> keys;
+        for (Ref r : args) keys.push_back(r.key());
+        auto key = std::make_tuple(function, output, partial, keys);
+        if (auto it = consed_calls_.find(key); it != consed_calls_.end()) return it->second;
+        pending_calls_.push_back(PendingCall{function, output, partial, std::move(args)});
+        // The call's index rides in operand a (renumbered in compile()).
+        code_.push_back(Pending{Tape::Op::Call, Ref{Kind::Constant, static_cast<std::uint32_t>(pending_calls_.size() - 1)},
+                                Ref{Kind::Constant, 0}, 0});
+        Ref r{Kind::Instruction, static_cast<std::uint32_t>(code_.size() - 1)};
+        consed_calls_.emplace(key, r);
+        return r;
+    }
 
     Ref constant(const GiNaC::numeric& c) {
         for (std::size_t k = 0; k < constants_.size(); ++k)
@@ -324,13 +368,23 @@ private:
         }
         if (GiNaC::is_a<GiNaC::function>(e)) {
             const std::string name = GiNaC::ex_to<GiNaC::function>(e).get_name();
+            if (auto call = as_call(e)) {
+                std::vector<Ref> args;
+                for (const ex& a : call->args) args.push_back(node(a));
+                return emit_call(call->function, call->output, call->partial, std::move(args));
+            }
+            if (auto f = noderiv_function(e))
+                throw TapeError("the derivative of function '" + *f +
+                                "' is needed but unknown (give it annotation(derivative = ...))");
             static const std::map<std::string, Tape::Op> unary{
                 {"sin", Tape::Op::Sin},   {"cos", Tape::Op::Cos},   {"tan", Tape::Op::Tan},   {"exp", Tape::Op::Exp},
                 {"log", Tape::Op::Log},   {"asin", Tape::Op::Asin}, {"acos", Tape::Op::Acos}, {"atan", Tape::Op::Atan},
                 {"sinh", Tape::Op::Sinh}, {"cosh", Tape::Op::Cosh}, {"tanh", Tape::Op::Tanh}, {"abs", Tape::Op::Abs},
-                {"ma_sign", Tape::Op::Sign}};
+                {"ma_sign", Tape::Op::Sign}, {"ma_abs", Tape::Op::Abs}, {"ma_floor", Tape::Op::Floor},
+                {"ma_ceil", Tape::Op::Ceil}};
             static const std::map<std::string, Tape::Op> binary_functions{
-                {"atan2", Tape::Op::Atan2}, {"ma_min", Tape::Op::Min}, {"ma_max", Tape::Op::Max}};
+                {"atan2", Tape::Op::Atan2}, {"ma_min", Tape::Op::Min}, {"ma_max", Tape::Op::Max},
+                {"ma_div", Tape::Op::IntDiv}, {"ma_mod", Tape::Op::Mod}, {"ma_rem", Tape::Op::Rem}};
             if (auto u = unary.find(name); u != unary.end() && e.nops() == 1) return emit(u->second, node(e.op(0)));
             if (auto bf = binary_functions.find(name); bf != binary_functions.end() && e.nops() == 2)
                 return emit(bf->second, node(e.op(0)), node(e.op(1)));
@@ -411,11 +465,24 @@ void Tape::evaluate(const double* in, double* out, std::size_t groups) const {
             case Op::Min: v = std::min(a, r[i.b]); break;
             case Op::Max: v = std::max(a, r[i.b]); break;
             case Op::Sign: v = a > 0 ? 1.0 : (a < 0 ? -1.0 : 0.0); break;
+            case Op::Floor: v = std::floor(a); break;
+            case Op::Ceil: v = std::ceil(a); break;
+            case Op::IntDiv: v = std::trunc(a / r[i.b]); break;
+            case Op::Mod: v = a - std::floor(a / r[i.b]) * r[i.b]; break;
+            case Op::Rem: v = a - std::trunc(a / r[i.b]) * r[i.b]; break;
+            case Op::Call: v = call(calls_[i.a], r); break;
         }
         r[base + k] = v;
     }
     const std::size_t nout = group_end_[groups - 1];
     for (std::size_t k = 0; k < nout; ++k) out[k] = r[outputs_[k]];
+}
+
+double Tape::call(const Call& c, const double* r) const {
+    std::vector<double> args;
+    args.reserve(c.args.size());
+    for (std::uint32_t a : c.args) args.push_back(r[a]);
+    return call_value(c.function, c.partial, c.output, args);
 }
 
 namespace {
@@ -444,7 +511,46 @@ FI atan2_of(const FI& y, const FI& x) {
     return FI(-pi.upper(), pi.upper());
 }
 
+// div, mod, rem over intervals: where the quotient's integer part is one
+// integer k over the box, a - k*b (mod, rem) or k (div); the whole line
+// otherwise.
+FI integer_division(Tape::Op op, const FI& a, const FI& b) {
+    const FI q = divide(a, b);
+    if (unknown(q) || !std::isfinite(q.lower()) || !std::isfinite(q.upper())) return whole();
+    const bool floor_part = op == Tape::Op::Mod;
+    auto part = [&](double x) { return floor_part ? std::floor(x) : std::trunc(x); };
+    const double k = part(q.lower());
+    if (part(q.upper()) != k) return whole();
+    if (op == Tape::Op::IntDiv) return FI(k, k);
+    return a - FI(k, k) * b;
+}
+
 }  // namespace
+
+FastInterval Tape::call_enclosure(const Call& c, const FastInterval* r) const {
+    std::vector<double> args;
+    for (std::uint32_t a : c.args) {
+        const FI& x = r[a];
+        if (x.lower() != x.upper()) return whole();
+        args.push_back(x.lower());
+    }
+    // The interpreter computes in round-to-nearest, then the rounding mode
+    // of the interval scope comes back.
+    const int mode = std::fegetround();
+    std::fesetround(FE_TONEAREST);
+    double v = 0;
+    try {
+        v = call_value(c.function, c.partial, c.output, args);
+    } catch (...) {
+        std::fesetround(mode);
+        throw;
+    }
+    std::fesetround(mode);
+    if (!std::isfinite(v)) return whole();
+    const double slack = 1e-13 * std::fabs(v);
+    const double inf = std::numeric_limits<double>::infinity();
+    return FI(std::nextafter(std::nextafter(v - slack, -inf), -inf), std::nextafter(std::nextafter(v + slack, inf), inf));
+}
 
 void Tape::evaluate(const Interval* in, Interval* out, std::size_t groups) const {
     MODEAUDIT_ASSERT(groups <= group_end_.size(), "tape evaluated with more groups than it has");
@@ -495,6 +601,10 @@ void Tape::evaluate_in_scope(const FastInterval* in, FastInterval* out, std::siz
             case Op::Min: v = bn::min(a, r[i.b]); break;
             case Op::Max: v = bn::max(a, r[i.b]); break;
             case Op::Sign: v = sign_of(a); break;
+            case Op::Floor: v = FI(std::floor(a.lower()), std::floor(a.upper())); break;
+            case Op::Ceil: v = FI(std::ceil(a.lower()), std::ceil(a.upper())); break;
+            case Op::IntDiv: case Op::Mod: case Op::Rem: v = integer_division(i.op, a, r[i.b]); break;
+            case Op::Call: v = call_enclosure(calls_[i.a], r); break;
         }
         r[base + k] = v;
     }
@@ -511,6 +621,11 @@ std::string Tape::listing() const {
         const Instruction& i = code_[k];
         if (binary(i.op)) s += fmt::format("r{} = r{} {} r{}\n", base + k, i.a, op_name(i.op), i.b);
         else if (i.op == Op::PowInt) s += fmt::format("r{} = powi(r{}, {})\n", base + k, i.a, i.n);
+        else if (i.op == Op::Call) {
+            s += fmt::format("r{} = call f{}[{}](", base + k, calls_[i.a].function, calls_[i.a].output);
+            for (std::size_t j = 0; j < calls_[i.a].args.size(); ++j) s += fmt::format("{}r{}", j ? ", " : "", calls_[i.a].args[j]);
+            s += ")\n";
+        }
         else s += fmt::format("r{} = {}(r{})\n", base + k, op_name(i.op), i.a);
     }
     for (std::size_t k = 0; k < outputs_.size(); ++k) s += fmt::format("out{} = r{}\n", k, outputs_[k]);

@@ -31,6 +31,13 @@
 // Boost's enclosure of pi, so interval evaluation is an enclosure of the
 // exact expression over the input box.
 //
+// User functions that could not be inlined (flatten/function_call.h) run
+// through the interpreter at each evaluation; its errors (division by zero,
+// a loop that does not end) are thrown as fn::FunctionError. With
+// intervals, a call whose arguments are all points is evaluated at that
+// point and widened by a few units in the last place; any other is the
+// whole real line (a valid, if uninformative, enclosure).
+//
 // Not thread-safe: the register files are part of the tape (one tape per
 // thread).
 #pragma once
@@ -59,7 +66,9 @@ class Tape {
 public:
     enum class Op : std::uint8_t {
         Add, Sub, Mul, Div, Neg, Recip, Square, PowInt, Pow, Sqrt, Exp, Log, Sin, Cos, Tan,
-        Asin, Acos, Atan, Sinh, Cosh, Tanh, Abs, Atan2, Min, Max, Sign
+        Asin, Acos, Atan, Sinh, Cosh, Tanh, Abs, Atan2, Min, Max, Sign,
+        Floor, Ceil, IntDiv, Mod, Rem,
+        Call,  // a user function (flatten/function_call.h): a = index into calls(), n unused
     };
     struct Instruction {
         Op op;
@@ -100,13 +109,25 @@ public:
     // search encloses many sub-intervals under one rounding-mode switch).
     void evaluate_in_scope(const FastInterval* in, FastInterval* out, std::size_t groups) const;
 
+    // A call instruction's function (registry id), output and argument registers.
+    struct Call {
+        int function = -1;
+        int output = 0;
+        int partial = 0;
+        std::vector<std::uint32_t> args;
+    };
+    const std::vector<Call>& calls() const { return calls_; }
+
     // Readable listing ("r5 = r0 * r3"), for tests and debugging.
     std::string listing() const;
 
 private:
     friend class TapeCompiler;
+    double call(const Call& c, const double* registers) const;
+    FastInterval call_enclosure(const Call& c, const FastInterval* registers) const;
     std::size_t inputs_ = 0, params_ = 0, constants_ = 0;
     std::vector<Instruction> code_;
+    std::vector<Call> calls_;
     std::vector<std::size_t> prefix_;     // per group: instructions needed by groups [0, g]
     std::vector<std::uint32_t> outputs_;  // register of each output
     std::vector<std::size_t> group_end_;

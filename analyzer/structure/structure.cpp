@@ -1,5 +1,8 @@
 #include "structure/structure.h"
 
+#include "flatten/function_call.h"
+#include "flatten/function_interpreter.h"
+
 #include <fmt/format.h>
 
 #include <cmath>
@@ -470,6 +473,41 @@ StructureResult analyze_structure(const FlatModel& flat, const ModeSet& modes, D
                                     "equations was found, and its Jacobian depends on the point",
                                     which),
                         notes);
+        }
+        // Functions evaluated numerically that index reduction differentiates.
+        if (ms.sigma.well_posed) {
+            std::set<std::string> approximated, missing;
+            auto scan = [&](const CompletedEquation& c) {
+                if (c.order == 0) return;
+                for (GiNaC::const_preorder_iterator it = c.residual.preorder_begin(); it != c.residual.preorder_end();
+                     ++it) {
+                    if (auto call = as_call(*it); call && call->partial > 0)
+                        approximated.insert(fn::Registry::instance().get(call->function).name);
+                    if (auto f = noderiv_function(*it)) missing.insert(*f);
+                }
+            };
+            for (const CompletedEquation& c : ms.consistency) scan(c);
+            for (const CompletedEquation& c : ms.reduced) scan(c);
+            for (const std::string& f : missing) approximated.erase(f);
+            auto names = [](const std::set<std::string>& fs) {
+                std::string out;
+                for (const std::string& f : fs) out += (out.empty() ? "'" : ", '") + f + "'";
+                return out;
+            };
+            if (!approximated.empty() || !missing.empty()) {
+                std::string msg = fmt::format("index reduction of {} differentiates ", which);
+                if (!approximated.empty())
+                    msg += fmt::format("the function{} {}, evaluated numerically without a derivative annotation: its "
+                                       "derivative is approximated by central differences",
+                                       approximated.size() == 1 ? "" : "s", names(approximated));
+                if (!approximated.empty() && !missing.empty()) msg += "; it also differentiates ";
+                if (!missing.empty())
+                    msg += fmt::format("the function{} {} three times, which is not available: the mode cannot be simulated",
+                                       missing.size() == 1 ? "" : "s", names(missing));
+                sink.report(rule::structure_function_differentiated, flat.range, msg,
+                            {"give the function annotation(derivative = ...), or write its body as straight-line "
+                             "assignments, which are inlined and differentiated exactly"});
+            }
         }
         if (ms.sigma.well_posed && ms.sigma.index > options.max_index)
             sink.report(rule::structure_index_high, flat.range,

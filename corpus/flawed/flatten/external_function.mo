@@ -1,6 +1,6 @@
 // A function implemented in external C code.
 // status: flawed
-// expect: flatten-unsupported-construct at 7:3 "external function is not supported"
+// expect: flatten-unsupported-construct at 7:3 "an external function is not supported"
 function friction
   input Real v;
   output Real f;

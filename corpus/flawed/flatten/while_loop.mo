@@ -1,6 +1,6 @@
 // A while loop in an algorithm section.
 // status: flawed
-// expect: flatten-unsupported-construct at 11:5 "while loop is not supported"
+// expect: flatten-unsupported-construct at 11:5 "while loop is not supported in a model"
 model WhileLoop
   Real x(start = 1);
   discrete Integer n(start = 0);
