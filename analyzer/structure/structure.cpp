@@ -170,7 +170,7 @@ void check_regularity(const FlatModel& flat, const Mode& mode, ModeStructure& ms
     GiNaC::exmap data = data_values(flat, all, unknowns, note);
     bool constant = true;
     // A derivative can have a pole where the equation itself is defined (abs
-    // or a fractional power at its kink: d|u|/du = u/|u|); GiNaC throws on
+    // or a fractional power at its kink: d|u|^0.5/du = 0.5*sign(u)/|u|^0.5); GiNaC throws on
     // the substitution. That point then does not decide the rank.
     auto substitute = [](std::vector<std::vector<ex>>& m, const GiNaC::exmap& values, std::string& why) {
         try {
@@ -459,7 +459,7 @@ StructureResult analyze_structure(const FlatModel& flat, const ModeSet& modes, D
             sink.report(rule::structure_regularity_inconclusive, flat.range,
                         fmt::format("the numerical regularity of {} is not established: its Jacobian of the leading "
                                     "variables is not defined at the points tried, where a derivative has a pole "
-                                    "(such as that of abs at its kink)",
+                                    "(such as that of abs(u)^0.5 at u = 0)",
                                     which),
                         notes);
         } else if (ms.regularity.checked && !ms.regularity.conclusive) {

@@ -1,7 +1,7 @@
 // The near miss of ./gap_held_at_kink.mo: the gap follows the position,
 // s + s^3 = x (nonlinear, so that s stays an unknown of its own rather
 // than an alias of x). At the start values (x = 0, so s = 0) the
-// derivative of |s|^1.5 has a pole,
+// derivative of |s|^0.5 has a pole,
 // but the structure stage's next start point (zeros replaced by their
 // scale, x = 1) is consistent and the Jacobian is defined there: the mode
 // is regular, with no finding.
@@ -17,5 +17,5 @@ equation
   der(x) = v;
   der(v) = f;
   s + s^3 = x;
-  f = -k*abs(s)^1.5;
+  f = -k*abs(s)^0.5;
 end GapFreeAtKink;

@@ -1,6 +1,6 @@
-// A Hertz contact law f = -k*|s|^1.5 in a model that holds the gap s at
-// zero. Its equations are fine, but the derivative of |s|^1.5 with respect
-// to s, 1.5*|s|^0.5*s/|s|, has a pole at s = 0, the only value s takes:
+// A contact law f = -k*|s|^0.5 in a model that holds the gap s at
+// zero. Its equations are fine, but the derivative of |s|^0.5 with respect
+// to s, 0.5*sign(s)/|s|^0.5, has a pole at s = 0, the only value s takes:
 // the Jacobian of the leading variables cannot be evaluated at any point
 // that satisfies the equations. The structure stage says that the
 // regularity is not established (a warning) and why; before, the pole
@@ -22,5 +22,5 @@ equation
   der(x) = v;
   der(v) = f;
   s = 0;
-  f = -k*abs(s)^1.5;
+  f = -k*abs(s)^0.5;
 end GapHeldAtKink;

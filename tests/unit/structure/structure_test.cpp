@@ -168,7 +168,7 @@ TEST(Structure, AFailedNewtonStartIsNotASingularMode) {
 }
 
 TEST(Structure, AJacobianWithAPoleAtTheConsistentPointIsInconclusiveNotAnInternalError) {
-    // f = -k*|s|^1.5 with s held at 0: d|s|^1.5/ds = 1.5*|s|^0.5*s/|s| has a
+    // f = -k*|s|^0.5 with s held at 0: d|s|^0.5/ds = 0.5*sign(s)/|s|^0.5 has a
     // pole at every consistent point. GiNaC throws on the substitution; the
     // stage says the regularity is not established (before: exit 3).
     auto held = FrontEnd::from_file(corpus("good/near_miss/gap_held_at_kink.mo"), "structure");
