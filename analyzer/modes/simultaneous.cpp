@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <map>
 #include <optional>
 #include <set>
 
@@ -101,6 +102,17 @@ Transition combine_transitions(const ModeSet& modes, const std::vector<int>& fir
     return out;
 }
 
+namespace {
+// Pairs of expressions in GiNaC's canonical order, for the cache of
+// add_coinciding_transitions.
+struct PairLess {
+    bool operator()(const std::pair<GiNaC::ex, GiNaC::ex>& x, const std::pair<GiNaC::ex, GiNaC::ex>& y) const {
+        const int c = x.first.compare(y.first);
+        return c != 0 ? c < 0 : x.second.compare(y.second) < 0;
+    }
+};
+}  // namespace
+
 void add_coinciding_transitions(const FlatModel& flat, ModeSet& modes, std::vector<std::string>& skipped) {
     const std::size_t listed = modes.transitions.size();
     // Each guard with its parameters by value (time stays a symbol).
@@ -111,17 +123,34 @@ void add_coinciding_transitions(const FlatModel& flat, ModeSet& modes, std::vect
         valued[k] = t.guard.subs(parameter_values(flat, {t.guard}, {flat.symbols.time().get_name()}), kExactSubs);
     }
     std::vector<bool> grouped(listed, false);
+    // Only transitions of one source mode are compared: the later ones of
+    // each mode, in list order (comparing every pair of the list was
+    // quadratic in the number of modes: 19 s at the 4,096-mode limit).
+    std::vector<std::vector<std::size_t>> of_mode(modes.modes.size());
+    for (std::size_t k = 0; k < listed; ++k)
+        if (modes.transitions[k].from >= 0 && static_cast<std::size_t>(modes.transitions[k].from) < of_mode.size())
+            of_mode[static_cast<std::size_t>(modes.transitions[k].from)].push_back(k);
+    // The same pair of guards recurs in every mode where both clauses are
+    // active: decided once.
+    std::map<std::pair<GiNaC::ex, GiNaC::ex>, bool, PairLess> coincide;
+    auto coincide_cached = [&](const GiNaC::ex& x, const GiNaC::ex& y) {
+        auto [it, fresh] = coincide.try_emplace({x, y}, false);
+        if (fresh) it->second = guards_coincide(x, y, flat.symbols.time());
+        return it->second;
+    };
     for (std::size_t a = 0; a < listed; ++a) {
         if (grouped[a] || valued[a].is_zero()) continue;
         std::vector<int> group{static_cast<int>(a)};
-        for (std::size_t b = a + 1; b < listed; ++b) {
-            const Transition& ta = modes.transitions[a];
+        const Transition& ta = modes.transitions[a];
+        if (ta.from < 0 || static_cast<std::size_t>(ta.from) >= of_mode.size()) continue;
+        for (std::size_t b : of_mode[static_cast<std::size_t>(ta.from)]) {
+            if (b <= a) continue;
             const Transition& tb = modes.transitions[b];
-            if (grouped[b] || valued[b].is_zero() || tb.from != ta.from) continue;
+            if (grouped[b] || valued[b].is_zero()) continue;
             // One clause's triggers are one event already, and so are a
             // clause and its elsewhen branches (one fires, by priority).
             if (ta.when_clause >= 0 && ta.when_clause == tb.when_clause) continue;
-            if (!guards_coincide(valued[a], valued[b], flat.symbols.time())) continue;
+            if (!coincide_cached(valued[a], valued[b])) continue;
             group.push_back(static_cast<int>(b));
         }
         if (group.size() < 2) continue;
