@@ -132,7 +132,10 @@ private:
         std::size_t when;
         std::size_t trigger;
     };
-    bool settle_silently(State& t, const State& before) const;  // unsettled logic is reported by the enumeration
+    bool settle_silently(State& t, const State& before) const;
+    // `s` with the discrete assignments of when-clause `fw` applied (those
+    // of the relevant variables), evaluated in `s`.
+    State after_assignments(const FlatWhen& fw, const State& s) const;  // unsettled logic is reported by the enumeration
     void find_clusters(ModeSet& set, const State& init, const std::vector<LocalWhen>& whens);
     std::size_t explore_cluster(const State& init, const std::vector<std::size_t>& relations,
                                 const std::vector<LocalWhen>& whens, const std::vector<int>& variables,
@@ -598,19 +601,24 @@ std::size_t Explorer::explore_cluster(const State& init, const std::vector<std::
                 if (eval(*trigger, s)) continue;
                 if (specialize(trigger, s, 0)->kind == K::Constant) continue;
             }
-            State t = s;
-            for (const WhenAction& a : fw.actions) {
-                if (a.kind != WhenAction::Kind::AssignDiscrete || !relevant_.count(a.variable)) continue;
-                if (a.bool_value)
-                    t.discrete[static_cast<std::size_t>(a.variable)] = eval(*a.bool_value, s) ? 1 : 0;
-                else if (auto n = numeric_value(substitute_discrete(a.value, s)); n && n->is_real())
-                    t.discrete[static_cast<std::size_t>(a.variable)] = n->to_long();
-            }
+            State t = after_assignments(fw, s);
             if (!settle_silently(t, s)) continue;
             visit(t);
         }
     }
     return local.size();
+}
+
+State Explorer::after_assignments(const FlatWhen& fw, const State& s) const {
+    State t = s;
+    for (const WhenAction& a : fw.actions) {
+        if (a.kind != WhenAction::Kind::AssignDiscrete || !relevant_.count(a.variable)) continue;
+        if (a.bool_value)
+            t.discrete[static_cast<std::size_t>(a.variable)] = eval(*a.bool_value, s) ? 1 : 0;
+        else if (auto n = numeric_value(substitute_discrete(a.value, s)); n && n->is_real())
+            t.discrete[static_cast<std::size_t>(a.variable)] = n->to_long();
+    }
+    return t;
 }
 
 bool Explorer::settle_silently(State& t, const State& before) const {
@@ -891,14 +899,7 @@ ModeSet Explorer::run() {
                 }
                 used = decided;
             }
-            State t = s;
-            for (const WhenAction& a : fw.actions) {
-                if (a.kind != WhenAction::Kind::AssignDiscrete || !relevant_.count(a.variable)) continue;
-                if (a.bool_value)
-                    t.discrete[static_cast<std::size_t>(a.variable)] = eval(*a.bool_value, s) ? 1 : 0;
-                else if (auto n = numeric_value(substitute_discrete(a.value, s)); n && n->is_real())
-                    t.discrete[static_cast<std::size_t>(a.variable)] = n->to_long();
-            }
+            State t = after_assignments(fw, s);
             if (!settle(t, s)) continue;
             Transition tr;
             // An if-expression on mode variables in the condition reads as

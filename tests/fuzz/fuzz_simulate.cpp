@@ -7,17 +7,14 @@
 #include <algorithm>
 
 #include "fuzz_common.h"
-#include "pipeline/pipeline.h"
+#include "fuzz_pipeline.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     if (size > 4096) return 0;  // small models only (fuzz.sh runs it with -max_len=4096)
     modeaudit::fuzz::run_or_abort([&] {
         modeaudit::PipelineState state;
         state.file = modeaudit::fuzz::load(state.sources, data, size);
-        modeaudit::RunOptions options;
-        options.flatten.max_array_size = 1000;
-        options.flatten.max_variables = 2000;
-        options.modes.max_modes = 64;
+        modeaudit::RunOptions options = modeaudit::fuzz::small_model_options();
         options.simulation.max_events = 50;
         options.simulation.max_steps = 20000;
         options.simulation.max_wall_seconds = 1;
