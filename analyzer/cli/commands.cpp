@@ -648,6 +648,7 @@ Json simulation_to_json(const PipelineState& state, double stop_time) {
         Json je = {{"time", e.time}, {"from", e.from_id}, {"to", e.to_id}, {"verdict", e.verdict},
                    {"guards", e.guards}, {"before", values_to_json(e.before)}, {"after", values_to_json(e.after)},
                    {"message", e.message}};
+        if (!e.impulses.empty()) je["impulses"] = values_to_json(e.impulses);
         if (state.verification)
             for (const EventVerification& ev : state.verification->events) {
                 if (ev.event != k) continue;

@@ -149,7 +149,11 @@ void dump_simulation_stage(const PipelineState& s, std::ostream& out) {
         const std::string modes = e.from_id.empty() && e.to_id.empty()
                                       ? std::string()
                                       : fmt::format("{} -> {} ", e.from_id, e.to_id);
-        return fmt::format("{}({}) on {}", modes, e.verdict, fmt::join(e.guards, ", "));
+        std::string text = fmt::format("{}({}) on {}", modes, e.verdict, fmt::join(e.guards, ", "));
+        std::vector<std::string> impulses;
+        for (const auto& [name, value] : e.impulses) impulses.push_back(fmt::format("{} = {:.12g}", name, value));
+        if (!impulses.empty()) text += fmt::format("; impulse {}", fmt::join(impulses, ", "));
+        return text;
     };
     for (std::size_t k = 0; k < r.events.size();) {
         std::size_t end = k + 1;

@@ -93,6 +93,7 @@ std::vector<std::string> document_schema_problems(const Json& check, const Json*
     each_of(s, "events", "simulation", [&](const Json& e, const std::string& p) {
         require(e, p, {{"time", 'n'}, {"from", 's'}, {"to", 's'}, {"verdict", 's'}, {"before", 'o'}, {"after", 'o'}},
                 out);
+        if (e.is_object() && e.contains("impulses")) require(e, p, {{"impulses", 'o'}}, out);
     });
     each_of(s, "segments", "simulation", [&](const Json& g, const std::string& p) {
         require(g, p,

@@ -20,7 +20,7 @@
 //   check.diagnostics[]: rule s, severity s, message s, notes a
 //   simulation:  model s, stop_time n, end_time n, stopped_because s, events a, final o, segments a,
 //                diagnostics a; sensitivity o when present
-//   simulation.events[]: time n, from s, to s, verdict s, before o, after o
+//   simulation.events[]: time n, from s, to s, verdict s, before o, after o; impulses o when present
 //   simulation.segments[]: mode s, begin n, end n, steps i, rhs_evaluations i, jacobian_evaluations i,
 //                          max_constraint_drift n, asserts a
 //   simulation.segments[].asserts[]: message s, violated b, min_margin n

@@ -92,8 +92,20 @@ std::string impulsive_variables(const Json& check, const Json& step) {
         if (string_of(t, "from") != from || string_of(t, "to") != to) continue;
         const Json* io = member(t, "impulse_orders");
         if (!io || !io->is_object() || io->empty()) return "";
-        std::vector<std::string> names;
-        for (auto it = io->begin(); it != io->end(); ++it) names.push_back(md::code(it.key()));
+        // The magnitude the simulation measured, where finite: the name's
+        // quantity before its instant (lambda@1 -> lambda).
+        const Json* magnitudes = member(step, "impulses");
+        std::vector<std::string> names, bases;
+        for (auto it = io->begin(); it != io->end(); ++it) {
+            const std::string base = it.key().substr(0, it.key().rfind('@'));
+            if (std::find(bases.begin(), bases.end(), base) != bases.end()) continue;
+            bases.push_back(base);
+            std::string shown = md::code(base);
+            if (magnitudes && magnitudes->is_object())
+                if (auto m = magnitudes->find(base); m != magnitudes->end() && m->is_number())
+                    shown += " = " + md::text(number_text(m->get<double>()));
+            names.push_back(shown);
+        }
         return md::join(names);
     }
     return "";
@@ -114,7 +126,8 @@ std::string restarts_part(const ReportInput& in, const std::vector<Restart>& res
                         state_jumps(in.check, st)});
     }
     std::string out = fmt::format(
-        "**Restarts** ({}): the impulsive variables (Dirac terms at the event, if any) and the states whose value "
+        "**Restarts** ({}): the impulsive variables (Dirac terms at the event, if any) with the impulse "
+        "each carries where it is finite (the variable's integral over the event), and the states whose value "
         "changed, left limit → value after the restart{}.\n\n",
         plural(restarts.size(), "restart step", "restart steps"),
         any_impulsive ? "; with unit mass, a velocity jump is the impulse per unit mass" : "");

@@ -5,10 +5,31 @@
 
 #include <algorithm>
 #include <memory>
+#include <set>
 
 #include "simulation/combined_restart.h"
 
 namespace modeaudit {
+
+std::map<std::string, double> impulse_magnitudes(const TransitionRestart& tr, const RestartSolution& sol) {
+    std::map<std::string, double> sum;
+    if (!tr.system) return sum;
+    std::set<std::string> unbounded;
+    for (const auto& [name, mu] : tr.system->impulse_orders) {
+        std::string shown = display_name(tr, name + "_r");
+        if (shown.size() > 2 && shown.compare(shown.size() - 2, 2, "_r") == 0) shown.resize(shown.size() - 2);
+        if (std::size_t at = shown.rfind('@'); at != std::string::npos) shown.resize(at);
+        if (shown.rfind("der(", 0) == 0) continue;
+        auto v = sol.values.find(name + "_r");
+        if (mu != 1 || v == sol.values.end()) {
+            unbounded.insert(shown);
+            continue;
+        }
+        sum[shown] += v->second;
+    }
+    for (const std::string& u : unbounded) sum.erase(u);
+    return sum;
+}
 
 namespace {
 
@@ -51,6 +72,7 @@ RestartAnswer apply_restart(const TransitionRestart& tr, const RestartRequest& r
         std::string shown = display_name(tr, plus.get_name());
         if (!shown.empty() && shown.back() == '+') a.values[shown.substr(0, shown.size() - 1)] = v;
     }
+    a.impulses = impulse_magnitudes(tr, sol);
     a.ok = true;
     return a;
 }

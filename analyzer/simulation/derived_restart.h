@@ -23,6 +23,16 @@
 
 namespace modeaudit {
 
+// The magnitude of each first-order impulse of `tr`'s restart at the
+// solution `sol` (RestartAnswer::impulses): a variable of impulse order 1
+// is eps^-1 x_r at each instant of the mode-change array, whose Euler
+// identities advance time by eps per instant, so its integral over the
+// event is the sum of its x_r over the instants. Rescaled derivatives
+// (der(vx)@k) are left out: their integral is the state's jump, reported
+// beside. A quantity of order >= 2 at some instant (a Dirac derivative)
+// has no finite magnitude and is left out too.
+std::map<std::string, double> impulse_magnitudes(const TransitionRestart& tr, const RestartSolution& sol);
+
 RestartFunction derived_restart(const StructureResult& structures, const RestartStageResult& restarts,
                                 const ModeChangeOptions& mode_change, const Z3Limits& z3);
 

@@ -119,6 +119,7 @@ bool SimulationDriver::restart_step(double t_e, const std::vector<std::size_t>& 
     RestartAnswer ans = restart_(req);
     ev.verdict = ans.verdict;
     ev.message = ans.message;
+    ev.impulses = ans.impulses;
     if (!ans.ok) {
         result_.events.push_back(ev);
         stop(ans.verdict == "inadmissible" ? StopReason::Inadmissible : StopReason::UndeterminedRestart,

@@ -119,6 +119,11 @@ struct RestartAnswer {
     std::map<std::string, double> values;
     std::string verdict;  // "continuous", "reinit", "impulsive", "inadmissible", "undetermined", ...
     std::string message;
+    // The magnitude of each first-order impulse of a derived restart: the
+    // integral of the variable over the event (a contact force's impulse,
+    // the momentum it transfers), by display name. Impulses of order >= 2
+    // have no finite magnitude and are not listed.
+    std::map<std::string, double> impulses;
 };
 
 using RestartFunction = std::function<RestartAnswer(const RestartRequest&)>;
@@ -181,6 +186,7 @@ struct EventRecord {
     std::string verdict, message;           // from the restart callback
     std::map<std::string, double> before;   // left limits
     std::map<std::string, double> after;    // new states and leading variables
+    std::map<std::string, double> impulses; // RestartAnswer::impulses
 };
 
 struct AssertRecord {
