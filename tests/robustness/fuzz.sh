@@ -5,6 +5,10 @@
 #
 #   tests/robustness/fuzz.sh SECONDS [parse|flatten|check|simulate ...]
 #
+# With FUZZ_PARALLEL=1 the harnesses run at the same time (each still for
+# SECONDS of wall time, sharing the cores), so that four 30-minute runs
+# take 30 minutes.
+#
 # Needs clang-14 and libclang-rt-14-dev (Debian 12). The grown corpus stays in
 # build-fuzz/fuzz-corpus/HARNESS/ (reused by the next run), the log of each
 # run in build-fuzz/fuzz-HARNESS.log, and any crash, timeout or out-of-memory
@@ -42,34 +46,45 @@ fi
 declare -A timeout=([parse]=30 [flatten]=30 [check]=60 [simulate]=60)
 declare -A max_len=([parse]=16384 [flatten]=8192 [check]=4096 [simulate]=4096)
 
-status=0
-for h in "${harnesses[@]}"; do
-  corpus=build-fuzz/fuzz-corpus/$h
-  artifacts=build-fuzz/fuzz-artifacts/$h/
+run_one() {
+  local h=$1
+  local corpus=build-fuzz/fuzz-corpus/$h
+  local artifacts=build-fuzz/fuzz-artifacts/$h/
   mkdir -p "$corpus" "$artifacts"
-  seeds=build-fuzz/fuzz-seeds
+  # Seeds per harness: harnesses running at once must not share the folder.
+  local seeds=build-fuzz/fuzz-seeds/$h
   rm -rf "$seeds"; mkdir -p "$seeds"
-  n=0
+  local n=0
   while IFS= read -r -d '' f; do cp "$f" "$seeds/$n.mo"; n=$((n + 1)); done \
     < <(find corpus -name '*.mo' -print0 | sort -z)
-  log=build-fuzz/fuzz-$h.log
+  local log=build-fuzz/fuzz-$h.log
   echo "fuzz.sh: $h for ${seconds}s ($n seed models), log $log"
   # CLN and GiNaC leak a few bytes on purpose (see analyzer/cli/main.cpp).
-  set +e
+  local rc=0
   ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
     nice -n 19 "build-fuzz/tests/fuzz/modeaudit_fuzz_$h" "$corpus" "$seeds" \
       -dict=tests/fuzz/modelica.dict -max_total_time="$seconds" -timeout="${timeout[$h]}" \
       -rss_limit_mb=2048 -max_len="${max_len[$h]}" -print_final_stats=1 \
-      -artifact_prefix="$artifacts" > "$log" 2>&1
-  rc=$?
-  set -e
+      -artifact_prefix="$artifacts" > "$log" 2>&1 || rc=$?
+  local last
   last=$(grep -E '^#[0-9]+' "$log" | tail -n 1 || true)
   echo "fuzz.sh: $h: exit $rc; last status: $last"
-  grep -E '^stat::' "$log" || true
+  grep -E '^stat::' "$log" | sed "s/^/fuzz.sh: $h: /" || true
   if [ $rc -ne 0 ] || [ -n "$(ls -A "$artifacts")" ]; then
     echo "fuzz.sh: $h found something: $(ls "$artifacts")" >&2
     grep -E 'ERROR|SUMMARY|runtime error|escaping' "$log" | head -n 5 >&2 || true
-    status=1
+    return 1
   fi
-done
+  return 0
+}
+
+rm -rf build-fuzz/fuzz-seeds
+status=0
+if [ "${FUZZ_PARALLEL:-0}" = 1 ]; then
+  pids=()
+  for h in "${harnesses[@]}"; do run_one "$h" & pids+=($!); done
+  for p in "${pids[@]}"; do wait "$p" || status=1; done
+else
+  for h in "${harnesses[@]}"; do run_one "$h" || status=1; done
+fi
 exit $status
