@@ -75,6 +75,9 @@ bool write_all(int fd, std::string_view text, int& err) {
 }  // namespace
 
 std::string destination_problem(const fs::path& path) {
+    if (std::string why = planted_link_problem(path.parent_path().empty() ? fs::path(".") : path.parent_path());
+        !why.empty())
+        return why;
     struct stat st {};
     if (lstat(path.c_str(), &st) != 0) {
         if (errno == ENOENT) return {};
@@ -84,7 +87,53 @@ std::string destination_problem(const fs::path& path) {
     return fmt::format("'{}' exists and is {}; only a regular file is replaced", path.string(), kind_of(st.st_mode));
 }
 
+std::string planted_link_problem(const fs::path& path) {
+    std::error_code ec;
+    fs::path abs = fs::absolute(path, ec);
+    if (ec) return {};
+    fs::path at = abs.root_path();
+    int hops = 0;
+    const fs::path relative = abs.relative_path();
+    std::vector<fs::path> rest(relative.begin(), relative.end());
+    for (std::size_t i = 0; i < rest.size(); ++i) {
+        if (rest[i].empty() || rest[i] == ".") continue;
+        if (rest[i] == "..") {
+            at = at.parent_path();
+            continue;
+        }
+        const fs::path next = at / rest[i];
+        struct stat st {};
+        if (lstat(next.c_str(), &st) != 0) return {};  // absent from here on: nothing to follow
+        if (!S_ISLNK(st.st_mode)) {
+            at = next;
+            continue;
+        }
+        struct stat parent {};
+        if (stat(at.c_str(), &parent) != 0) return {};
+        const bool shared = (parent.st_mode & S_ISVTX) && (parent.st_mode & S_IWOTH);
+        if (shared && st.st_uid != geteuid() && st.st_uid != parent.st_uid)
+            return fmt::format("'{}' is a symbolic link owned by another user (uid {}) in the shared folder '{}' "
+                               "(sticky, writable by anyone); modeaudit does not write through it: give a path "
+                               "without it",
+                               next.string(), st.st_uid, at.string());
+        if (++hops > 40) return fmt::format("'{}': too many levels of symbolic links", path.string());
+        // Follow it: the rest of the path continues from its target.
+        fs::path target = fs::read_symlink(next, ec);
+        if (ec) return {};
+        const fs::path target_relative = target.relative_path();
+        std::vector<fs::path> more(target_relative.begin(), target_relative.end());
+        more.insert(more.end(), rest.begin() + static_cast<std::ptrdiff_t>(i) + 1, rest.end());
+        if (target.is_absolute()) at = target.root_path();
+        rest = std::move(more);
+        i = static_cast<std::size_t>(-1);
+    }
+    return {};
+}
+
 bool write_file_atomically(const fs::path& path, std::string_view text, std::string* error) {
+    if (std::string why = planted_link_problem(path.parent_path().empty() ? fs::path(".") : path.parent_path());
+        !why.empty())
+        return fail(error, why);
     fs::path dir = path.parent_path();
     if (dir.empty()) dir = ".";
     const std::string name = path.filename().string();

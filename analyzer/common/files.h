@@ -23,8 +23,20 @@ namespace modeaudit {
 bool write_file_atomically(const std::filesystem::path& path, std::string_view text, std::string* error = nullptr);
 
 // Empty when `path` may be replaced by a new regular file: absent, or a
-// regular file. Otherwise why not ("is a symbolic link", "is a device", ...).
+// regular file, in a folder reached without a planted link
+// (planted_link_problem). Otherwise why not ("is a symbolic link", "is a
+// device", ...).
 std::string destination_problem(const std::filesystem::path& path);
+
+// Empty unless a folder on the way to `path` (or `path` itself) is a
+// symbolic link that another user may have planted: a link in a sticky,
+// world-writable folder (like /tmp), owned neither by the user running
+// modeaudit nor by that folder's owner (the rule of the kernel's
+// fs.protected_symlinks, applied whether or not the machine enables it).
+// Then a sentence naming the link and its owner. The links of the path are
+// followed as they are met, so a link further on is judged in the folder it
+// really sits in.
+std::string planted_link_problem(const std::filesystem::path& path);
 
 // Makes a fresh private (0700) folder `parent/PREFIX-PID-XXXXXX` with
 // mkdtemp: never an existing path, never through a planted link. Folders of

@@ -1000,6 +1000,10 @@ int write_report(const ReportInput& input, const ReportOptions& options, std::os
     // pandoc write their outputs in the staging folder too). A staging
     // folder left by a killed run is removed by the next run.
     const fs::path& final_dir = options.output_dir;
+    if (std::string why = planted_link_problem(final_dir); !why.empty()) {
+        err << fmt::format("modeaudit: error: the report folder: {}\n", why);
+        return 2;
+    }
     std::error_code ec;
     fs::create_directories(final_dir, ec);
     if (ec || !fs::is_directory(final_dir, ec)) {

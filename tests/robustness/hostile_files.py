@@ -21,6 +21,9 @@ Planted paths in a shared output folder: symbolic links named
   .modeaudit-staging, .modeaudit-staging-<pid>-XXXXXX, NAME.tmp, and the
   report's own file names, all pointing at a victim file: the victim is
   never written, the links are never followed.
+With two users (root only): 'nobody' plants links in a sticky folder
+  (to a file and a folder of 'daemon'), then 'daemon' writes its check
+  output, JUnit file and report there; nothing of the victim's changes.
 A failed write (RLIMIT_FSIZE, as a full disk would) leaves the previous
   report byte-identical. Two reports written into one folder at once both
   succeed and leave one complete report. Two models whose names differ only
@@ -199,8 +202,128 @@ def main():
     mds = sorted(n for n in os.listdir(names_dir) if n.endswith(".md"))
     check("two non-ASCII model names: two reports", len(mds) == 2, str(mds))
 
+    if os.geteuid() == 0:
+        two_users(exe, model)
+    else:
+        print("skip two users (the attacker 'nobody' and the victim 'daemon' need root to start)")
+
     print(f"{len(FAILS)} failed")
     return 1 if FAILS else 0
+
+
+def as_user(name):
+    """A preexec_fn that drops every privilege to the user `name`."""
+    pw = pwd.getpwnam(name)
+
+    def drop():
+        os.setgid(pw.pw_gid)
+        os.setgroups([])
+        os.setuid(pw.pw_uid)
+    return drop
+
+
+def two_users(exe, model):
+    """The planted-path attack with two real users: the attacker 'nobody'
+    plants symbolic links in a sticky, world-writable folder, pointing at
+    a file and a folder of the victim 'daemon'; then 'daemon' writes its
+    report, check output and JUnit file there. The victim's file and
+    folder must stay as they were and every planted link untouched. The
+    kernel's protected_symlinks (off on some machines) is not relied on:
+    the case runs either way and says which it was."""
+    try:
+        protected = open("/proc/sys/fs/protected_symlinks").read().strip()
+    except OSError:
+        protected = "unknown"
+    print(f"two users: attacker nobody, victim daemon; fs.protected_symlinks = {protected}")
+    attacker, victim_user = as_user("nobody"), as_user("daemon")
+    daemon = pwd.getpwnam("daemon")
+    base = tempfile.mkdtemp(prefix="modeaudit-two-users-")
+    try:
+        os.chmod(base, 0o755)
+        run_exe = os.path.join(base, "modeaudit")
+        shutil.copy2(exe, run_exe)
+        # The victim's own things: a private file and a folder with a file.
+        home = os.path.join(base, "daemon-home")
+        os.makedirs(home)
+        precious = os.path.join(home, "precious.txt")
+        open(precious, "w").write("precious\n")
+        keep = os.path.join(home, "reports")
+        os.makedirs(keep)
+        kept = os.path.join(keep, "BouncingBall.md")
+        open(kept, "w").write("the victim's own report\n")
+        corpus = os.path.join(home, "corpus", "good")
+        os.makedirs(corpus)
+        shutil.copy(model, os.path.join(corpus, os.path.basename(model)))
+        for root, dirs, files in os.walk(home):
+            os.chown(root, daemon.pw_uid, daemon.pw_gid)
+            for f in files:
+                os.chown(os.path.join(root, f), daemon.pw_uid, daemon.pw_gid)
+        os.chmod(home, 0o711)  # others may pass through (to aim a link), not list or write
+        os.chmod(precious, 0o600)
+        model_copy = os.path.join(corpus, os.path.basename(model))
+        # The shared folder, like /tmp.
+        shared = os.path.join(base, "shared")
+        os.makedirs(shared)
+        os.chmod(shared, 0o1777)
+        # The attacker plants, as 'nobody'.
+        plants = {
+            "result.txt.tmp": precious, "junit.xml.tmp": precious, "reports": keep,
+            "out/.modeaudit-staging": precious, "out/BouncingBall.md.tmp": precious,
+            "out/BouncingBall.json.tmp": precious, "out/result.txt.tmp": precious,
+        }
+        script = ("import os, sys\n"
+                  "shared = sys.argv[1]\n"
+                  "os.mkdir(os.path.join(shared, 'out')); os.chmod(os.path.join(shared, 'out'), 0o1777)\n"
+                  "for i in range(2, len(sys.argv), 2):\n"
+                  "    os.symlink(sys.argv[i + 1], os.path.join(shared, sys.argv[i]))\n")
+        # An interpreter 'nobody' may run (a per-user one may sit in /root).
+        python = "/usr/bin/python3" if os.access("/usr/bin/python3", os.X_OK) else sys.executable
+        args = [python, "-c", script, shared]
+        for n, target in plants.items():
+            args += [n, target]
+        r = run(args, text=True, preexec_fn=attacker)
+        owners = {n: os.lstat(os.path.join(shared, n)).st_uid for n in plants if os.path.lexists(os.path.join(shared, n))}
+        check("two users: the attacker planted every link", r.returncode == 0 and len(owners) == len(plants)
+              and all(u == pwd.getpwnam("nobody").pw_uid for u in owners.values()), f"{r.returncode} {r.stderr} {owners}")
+        # The victim writes into the shared folder, as 'daemon'.
+        runs = [
+            ("check -o beside a planted result.txt.tmp", [run_exe, "check", model_copy, "-o",
+                                                           os.path.join(shared, "result.txt")], (0, 1)),
+            ("regress --junit beside a planted junit.xml.tmp", [run_exe, "regress", os.path.dirname(corpus), "--junit",
+                                                                 os.path.join(shared, "junit.xml")], (0, 1)),
+            ("report into the attacker's folder with planted links", [run_exe, "report", model_copy, "-o",
+                                                                     os.path.join(shared, "out"), "--no-pdf"], (0, 1)),
+            ("report -o a planted link to the victim's folder: refused", [run_exe, "report", model_copy, "-o",
+                                                                          os.path.join(shared, "reports"), "--no-pdf"], (2,)),
+            ("check -o through a planted link to the victim's folder: refused",
+             [run_exe, "check", model_copy, "-o", os.path.join(shared, "reports", "BouncingBall.md")], (2,)),
+            ("report -o the victim's own link in the shared folder: written",
+             [run_exe, "report", model_copy, "-o", os.path.join(shared, "mine"), "--no-pdf"], (0, 1)),
+        ]
+        mine = os.path.join(home, "mine")
+        os.makedirs(mine)
+        os.chown(mine, daemon.pw_uid, daemon.pw_gid)
+        r = run([python, "-c", "import os, sys; os.symlink(sys.argv[1], sys.argv[2])", mine, os.path.join(shared, "mine")],
+                text=True, preexec_fn=victim_user)
+        check("two users: the victim made its own link", r.returncode == 0, r.stderr)
+        for name, cmd, codes in runs:
+            r = run(cmd, text=True, preexec_fn=victim_user, cwd=home)
+            check("two users: " + name, r.returncode in codes, f"{r.returncode} {r.stderr[-400:]}")
+        check("two users: the victim's file was never written", open(precious).read() == "precious\n",
+              open(precious).read()[:80])
+        check("two users: the victim's folder was never written", sorted(os.listdir(keep)) == ["BouncingBall.md"]
+              and open(kept).read() == "the victim's own report\n", str(sorted(os.listdir(keep))))
+        check("two users: every planted link is still a link to its target",
+              all(os.path.islink(os.path.join(shared, n)) and os.readlink(os.path.join(shared, n)) == t
+                  for n, t in plants.items()))
+        check("two users: the report through the victim's own link is in its folder",
+              os.path.isfile(os.path.join(mine, "BouncingBall.md")))
+        check("two users: the victim's outputs exist and are the victim's",
+              all(os.path.isfile(p) and not os.path.islink(p) and os.lstat(p).st_uid == daemon.pw_uid
+                  for p in (os.path.join(shared, "result.txt"), os.path.join(shared, "junit.xml"),
+                            os.path.join(shared, "out", "BouncingBall.md"))))
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
 
 
 if __name__ == "__main__":
