@@ -870,7 +870,11 @@ int run_report(const ReportArgs& args) {
     report.reproducible = args.reproducible;
     report.command_line = args.command_line;
     report.library_versions = library_versions_text();
-    int written = write_report(input, report, std::cerr);
+    int written = 0;
+    {
+        TerminalSafeStream err(std::cerr);  // the report's messages name paths and models
+        written = write_report(input, report, err);
+    }
     bool complete = result.not_implemented.empty();
     if (!complete && !result.stopped_on_input_error) report_not_implemented(result, "report");
     for (const std::string& st : result.skipped)

@@ -63,4 +63,29 @@ std::string terminal_safe(std::string_view text) {
     return out;
 }
 
+TerminalSafeStream::TerminalSafeStream(std::ostream& target) : std::ostream(nullptr), buffer_(target) {
+    rdbuf(&buffer_);
+}
+
+TerminalSafeStream::~TerminalSafeStream() { buffer_.flush_line(); }
+
+void TerminalSafeStream::LineBuffer::flush_line() {
+    if (line_.empty()) return;
+    target_ << terminal_safe(line_);
+    target_.flush();
+    line_.clear();
+}
+
+TerminalSafeStream::LineBuffer::int_type TerminalSafeStream::LineBuffer::overflow(int_type c) {
+    if (traits_type::eq_int_type(c, traits_type::eof())) return traits_type::not_eof(c);
+    line_.push_back(traits_type::to_char_type(c));
+    if (c == '\n') flush_line();
+    return c;
+}
+
+int TerminalSafeStream::LineBuffer::sync() {
+    flush_line();
+    return 0;
+}
+
 }  // namespace modeaudit

@@ -6,6 +6,8 @@
 // through terminal_safe.
 #pragma once
 
+#include <ostream>
+#include <streambuf>
 #include <string>
 #include <string_view>
 
@@ -16,5 +18,30 @@ namespace modeaudit {
 // UTF-8 written as \xNN. Valid UTF-8 text without controls is returned
 // unchanged.
 std::string terminal_safe(std::string_view text);
+
+// A stream that passes each complete line (and what is left at the end)
+// through terminal_safe to `target`: for messages written by a stage that
+// takes an std::ostream (the report's errors, naming paths and models).
+class TerminalSafeStream : public std::ostream {
+public:
+    explicit TerminalSafeStream(std::ostream& target);
+    ~TerminalSafeStream() override;
+
+private:
+    class LineBuffer : public std::streambuf {
+    public:
+        explicit LineBuffer(std::ostream& target) : target_(target) {}
+        void flush_line();
+
+    protected:
+        int_type overflow(int_type c) override;
+        int sync() override;
+
+    private:
+        std::ostream& target_;
+        std::string line_;
+    };
+    LineBuffer buffer_;
+};
 
 }  // namespace modeaudit

@@ -21,6 +21,7 @@
 #include "common/internal_error.h"
 #include "common/json_output.h"
 #include "common/progress.h"
+#include "common/terminal_text.h"
 #include "pipeline/pipeline.h"
 #include "regress/expectations.h"
 #include "regress/junit.h"
@@ -249,19 +250,22 @@ RegressSummary regress_models(const std::vector<SelectedModel>& models, const Re
     }
     progress.finish();
 
+    // Paths, expectations and messages come from the corpus files: escaped
+    // for the terminal (common/terminal_text.h); the JUnit file escapes for
+    // XML on its own.
     std::map<std::string, int> unbuilt;
     for (const ModelOutcome& m : summary.models) {
-        out << (m.passed ? "PASS " : "FAIL ") << m.path;
+        out << (m.passed ? "PASS " : "FAIL ") << terminal_safe(m.path);
         if (!m.stopped_at.empty())
-            out << "  (stopped by an input error in " << m.stopped_at << ")";
+            out << "  (stopped by an input error in " << terminal_safe(m.stopped_at) << ")";
         else if (!m.compared_through.empty())
-            out << "  (through " << m.compared_through << ")";
+            out << "  (through " << terminal_safe(m.compared_through) << ")";
         if (!m.pending.empty()) {
             out << "  pending:";
-            for (const std::string& p : m.pending) out << " " << p;
+            for (const std::string& p : m.pending) out << " " << terminal_safe(p);
         }
         out << "\n";
-        for (const std::string& s : m.mismatches) out << "    " << s << "\n";
+        for (const std::string& s : m.mismatches) out << "    " << terminal_safe(s) << "\n";
         (m.passed ? summary.passed : summary.failed)++;
         if (!m.not_implemented.empty()) unbuilt[m.not_implemented]++;
     }

@@ -24,6 +24,8 @@ Planted paths in a shared output folder: symbolic links named
 With two users (root only): 'nobody' plants links in a sticky folder
   (to a file and a folder of 'daemon'), then 'daemon' writes its check
   output, JUnit file and report there; nothing of the victim's changes.
+Terminal escapes in an expectation (regress) and in an output path
+  (report's error) are printed escaped (\\x1b), never raw.
 A failed write (RLIMIT_FSIZE, as a full disk would) leaves the previous
   report byte-identical. Two reports written into one folder at once both
   succeed and leave one complete report. Two models whose names differ only
@@ -201,6 +203,24 @@ def main():
         r = run([exe, "report", m, "-o", names_dir, "--no-pdf", "--reproducible"], text=True)
     mds = sorted(n for n in os.listdir(names_dir) if n.endswith(".md"))
     check("two non-ASCII model names: two reports", len(mds) == 2, str(mds))
+
+    # ---- terminal escapes in regress and report messages -------------------
+    esc_corpus = os.path.join(work, "esc-corpus", "good")
+    os.makedirs(esc_corpus)
+    text = open(model, encoding="utf-8").read()
+    lines = text.split("\n")
+    at = next(i for i, l in enumerate(lines) if l.startswith("// status:"))
+    lines.insert(at + 1, '// expect: restart-impulsive at 1:1 "\x1b]0;owned\x07\x1b[2J"')
+    open(os.path.join(esc_corpus, "ball.mo"), "w", encoding="utf-8").write("\n".join(lines))
+    r = run([exe, "regress", os.path.dirname(esc_corpus)])
+    check("regress: an expectation with escape sequences is printed escaped",
+          r.returncode == 1 and b"\x1b" not in r.stdout + r.stderr and b"\\x1b]0;owned" in r.stdout,
+          f"{r.returncode} {r.stdout[-300:]!r}")
+    blocker = os.path.join(work, "f\x1b[31mg")
+    open(blocker, "w").close()
+    r = run([exe, "report", model, "-o", os.path.join(blocker, "sub"), "--no-pdf"])
+    check("report: an error naming a path with an escape sequence prints it escaped",
+          r.returncode == 2 and b"\x1b" not in r.stderr and b"f\\x1b[31mg" in r.stderr, f"{r.returncode} {r.stderr!r}")
 
     if os.geteuid() == 0:
         two_users(exe, model)
