@@ -23,6 +23,7 @@
 #include "common/sarif.h"
 #include "common/text_sanitize.h"
 #include "common/rules.h"
+#include "common/command_deadline.h"
 #include "common/terminal_text.h"
 #include "common/version.h"
 #include "cli/sampled_quantities.h"
@@ -871,6 +872,7 @@ int run_report(const ReportArgs& args) {
     report.command_line = args.command_line;
     report.library_versions = library_versions_text();
     int written = 0;
+    set_current_stage("report (writing the files)");
     {
         TerminalSafeStream err(std::cerr);  // the report's messages name paths and models
         written = write_report(input, report, err);

@@ -27,6 +27,7 @@ struct LimitArgs {
     long max_steps = 1000000;                   // simulation steps per segment
     double max_sim_seconds = 300;               // simulation wall time
     std::size_t max_input_mib = 64;             // size of the model file (MiB)
+    double max_time = 0;                        // wall time of the whole command (s); 0: none
 };
 
 struct CheckArgs {

@@ -21,6 +21,7 @@
 #include <pthread.h>
 
 #include "cli/commands.h"
+#include "common/command_deadline.h"
 #include "common/files.h"
 #include "common/internal_error.h"
 #include "common/suggest.h"
@@ -95,6 +96,9 @@ void add_limit_options(CLI::App* app, LimitArgs& l, bool simulation) {
         ->check(CLI::Range(1u, 86400000u))->group(g);
     app->add_option("--z3-memory", l.z3_memory_mb, "MiB of memory for Z3 (default 2048)")
         ->check(CLI::Range(1u, 1u << 20))->group(g);
+    app->add_option("--max-time", l.max_time,
+                    "seconds of wall time for the whole command, every stage (default 0: no limit)")
+        ->check(finite_in(0, 1e7))->group(g);
     if (!simulation) return;
     app->add_option("--max-events", l.max_events, "events of the simulation (default 10000)")
         ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 30))->group(g);
@@ -268,10 +272,17 @@ int dispatch(int argc, char** argv) {
         return kCannotRun;
     }
 
-    if (c->parsed()) return run_check(check);
-    if (s->parsed()) return run_simulate(sim);
+    if (c->parsed()) {
+        modeaudit::start_command_deadline(check.limits.max_time);
+        return run_check(check);
+    }
+    if (s->parsed()) {
+        modeaudit::start_command_deadline(sim.limits.max_time);
+        return run_simulate(sim);
+    }
     if (r->parsed()) {
         rep.command_line = command_line_text(argc, argv);
+        modeaudit::start_command_deadline(rep.limits.max_time);
         return run_report(rep);
     }
     if (g->parsed()) return run_regress(reg);

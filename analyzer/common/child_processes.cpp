@@ -27,11 +27,15 @@ std::atomic<int> starting{0};
 std::atomic<int> deferred{0};
 static_assert(std::atomic<int>::is_always_lock_free);
 
-void kill_groups_and_die(int sig) {
+void kill_all_groups() {
     for (auto& g : groups) {
         pid_t p = g.load();
         if (p > 0) ::kill(-p, SIGKILL);
     }
+}
+
+void kill_groups_and_die(int sig) {
+    kill_all_groups();
     // Die of the same signal: the default action once the handler returns
     // (the signal is blocked while it runs).
     ::signal(sig, SIG_DFL);
@@ -80,6 +84,8 @@ void unregister_child_group(pid_t group) {
         if (g.compare_exchange_strong(expected, 0)) return;
     }
 }
+
+void kill_child_groups() { kill_all_groups(); }
 
 void forget_child_groups() {
     for (auto& g : groups) g.store(0);

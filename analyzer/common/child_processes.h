@@ -22,6 +22,10 @@ bool register_child_group(pid_t group);
 // Removes it once the group has been killed or has ended.
 void unregister_child_group(pid_t group);
 
+// Kills (SIGKILL) every registered group now: for an exit that no signal
+// handler sees (the command's wall-time limit, common/command_deadline.h).
+void kill_child_groups();
+
 // In a forked child: forgets the parent's groups, so that a signal to the
 // child never kills its siblings.
 void forget_child_groups();

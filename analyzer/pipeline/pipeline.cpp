@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 
+#include "common/command_deadline.h"
 #include "common/internal_error.h"
 #include "common/limits.h"
 #include "flatten/expression_limits.h"
@@ -212,6 +213,7 @@ namespace {
 // stops there.
 StageOutcome run_within_limits(const Stage& st, PipelineState& state, const RunOptions& options) {
     ExpressionLimitScope expression_limit(options.max_expression_terms);
+    set_current_stage(st.name);
     try {
         return st.run(state, options);
     } catch (const LimitExceeded& e) {
