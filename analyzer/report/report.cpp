@@ -65,6 +65,8 @@ std::string stopped_sentence(const std::string& why) {
     if (why == "inadmissible") return "the state left the admissible region";
     if (why == "undetermined-restart") return "a restart was undetermined";
     if (why == "solver-failure") return "the solver failed";
+    if (why == "unsupported") return "the model needs something the simulation does not support";
+    if (why == "limit-exceeded") return "a resource limit was reached";
     return "the reason is not known to this report";
 }
 

@@ -111,7 +111,7 @@ private:
     }
     // A resource limit stops the run (reported as limit-exceeded).
     void stop_at_limit(const std::string& message, const char* limit, const char* option) {
-        stop(StopReason::SolverFailure, message);
+        stop(StopReason::LimitExceeded, message);
         result_.limit = limit;
         result_.limit_option = option;
     }

@@ -29,6 +29,7 @@ std::string_view stop_reason_name(StopReason r) {
         case StopReason::UndeterminedRestart: return "undetermined-restart";
         case StopReason::SolverFailure: return "solver-failure";
         case StopReason::Unsupported: return "unsupported";
+        case StopReason::LimitExceeded: return "limit-exceeded";
     }
     return "solver-failure";
 }

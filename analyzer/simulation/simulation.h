@@ -91,8 +91,9 @@
 
 namespace modeaudit {
 
-enum class StopReason { StopTime, Zeno, Inadmissible, UndeterminedRestart, SolverFailure, Unsupported };
-// "stop-time", "zeno", "inadmissible", "undetermined-restart", "solver-failure", "unsupported"
+enum class StopReason { StopTime, Zeno, Inadmissible, UndeterminedRestart, SolverFailure, Unsupported, LimitExceeded };
+// "stop-time", "zeno", "inadmissible", "undetermined-restart", "solver-failure", "unsupported",
+// "limit-exceeded" (a resource limit: SimulationResult::limit names it)
 std::string_view stop_reason_name(StopReason r);
 
 struct RestartRequest {

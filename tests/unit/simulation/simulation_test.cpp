@@ -204,6 +204,21 @@ TEST(Simulation, InterpolantAgreesWithCvodesOwnInterpolationInsideEveryStep) {
     EXPECT_GT(steps, 20);
 }
 
+// A resource limit ends the run as limit-exceeded, naming the limit: not a
+// solver failure, which would blame the model.
+TEST(Simulation, AResourceLimitStopsTheRunAsLimitExceeded) {
+    auto fe = corpus("bouncing_ball.mo");
+    SimulationOptions o;
+    o.stop_time = 5;
+    o.max_steps = 3;
+    SimulationResult r = simulate(fe->flat(), fe->modes(), *fe->state.structure, o, supplied_restart(*fe->state.structure));
+    EXPECT_EQ(r.stopped_because, StopReason::LimitExceeded);
+    EXPECT_EQ(stop_reason_name(r.stopped_because), "limit-exceeded");
+    EXPECT_EQ(r.limit, "simulation steps");
+    EXPECT_EQ(r.limit_option, "--max-steps");
+    EXPECT_LT(r.end_time, 5);
+}
+
 TEST(Simulation, TautModeFromInconsistentValuesIsAClearFailure) {
     auto fe = corpus("cup_and_ball.mo");
     SimulationOptions o;
