@@ -501,6 +501,9 @@ ExactRank exact_rank(const std::vector<std::vector<GiNaC::numeric>>& m) {
 //    the dependent ones, listed in increasing order.
 // 4. Condition: for full rank (rank == min(rows, cols)), cond_2(A) and
 //    cond_2(E) from the singular values; rank-deficient: both infinity.
+// 5. A matrix that falls into independent blocks (after step 1) gets steps
+//    3 and 4 block by block (block_rank): the same pivots, rank, dependent
+//    rows and singular values, without the cost of the whole matrix.
 //
 // A matrix with no rows or no columns has no singular values; it is reported
 // as rank 0 with condition 1 (vacuously well-conditioned), and every row of
@@ -508,6 +511,106 @@ ExactRank exact_rank(const std::vector<std::vector<GiNaC::numeric>>& m) {
 // entries make the factorisation meaningless: the result is then rank 0,
 // condition NaN and every row listed as dependent.
 constexpr double kNoiseRel = 16 * kEps;
+
+// A block of float_rank's matrix: its rows and columns (increasing).
+struct Block {
+    std::vector<Eigen::Index> rows, cols;
+};
+
+// The connected components of the non-zero pattern of `a`, ordered by
+// their first row (then column). A zero row or column is a block alone.
+std::vector<Block> independent_blocks(const Eigen::MatrixXd& a) {
+    const Eigen::Index rows = a.rows(), cols = a.cols();
+    std::vector<Eigen::Index> parent(static_cast<std::size_t>(rows + cols));
+    for (std::size_t k = 0; k < parent.size(); ++k) parent[k] = static_cast<Eigen::Index>(k);
+    auto find = [&](Eigen::Index x) {
+        while (parent[static_cast<std::size_t>(x)] != x) {
+            parent[static_cast<std::size_t>(x)] = parent[static_cast<std::size_t>(parent[static_cast<std::size_t>(x)])];
+            x = parent[static_cast<std::size_t>(x)];
+        }
+        return x;
+    };
+    for (Eigen::Index j = 0; j < cols; ++j)
+        for (Eigen::Index i = 0; i < rows; ++i)
+            if (a(i, j) != 0) {
+                Eigen::Index ri = find(i), rj = find(rows + j);
+                if (ri != rj) parent[static_cast<std::size_t>(std::max(ri, rj))] = std::min(ri, rj);
+            }
+    std::map<Eigen::Index, Block> by_root;
+    for (Eigen::Index i = 0; i < rows; ++i) by_root[find(i)].rows.push_back(i);
+    for (Eigen::Index j = 0; j < cols; ++j) by_root[find(rows + j)].cols.push_back(j);
+    std::vector<Block> out;
+    for (auto& [root, b] : by_root) out.push_back(std::move(b));
+    return out;
+}
+
+// float_rank on independent blocks (step 5): the pivoted QR of each block
+// of E^T, the rank counted against the largest pivot of all blocks, the
+// dependent rows those outside each block's leading pivots, and for full
+// rank the condition from the singular values of all blocks together.
+void block_rank(const Eigen::MatrixXd& a, const Eigen::MatrixXd& e, const std::vector<Block>& blocks, double tol,
+                FloatRank& out) {
+    auto sub = [](const Eigen::MatrixXd& m, const Block& b) {
+        Eigen::MatrixXd s(static_cast<Eigen::Index>(b.rows.size()), static_cast<Eigen::Index>(b.cols.size()));
+        for (std::size_t i = 0; i < b.rows.size(); ++i)
+            for (std::size_t j = 0; j < b.cols.size(); ++j)
+                s(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)) = m(b.rows[i], b.cols[j]);
+        return s;
+    };
+    struct Pivots {
+        std::vector<double> diagonal;        // |R_kk|, non-increasing
+        std::vector<std::size_t> row_order;  // the block's rows (of m), pivot order
+    };
+    std::vector<Pivots> pivots;
+    double rmax = 0;
+    for (const Block& b : blocks) {
+        Pivots p;
+        if (!b.rows.empty() && !b.cols.empty()) {
+            Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(sub(e, b).transpose());
+            const Eigen::Index k_end = std::min(qr.matrixQR().rows(), qr.matrixQR().cols());
+            for (Eigen::Index k = 0; k < k_end; ++k) {
+                p.diagonal.push_back(std::fabs(qr.matrixQR()(k, k)));
+                rmax = std::max(rmax, p.diagonal.back());
+            }
+            const auto& perm = qr.colsPermutation().indices();
+            for (Eigen::Index k = 0; k < perm.size(); ++k)
+                p.row_order.push_back(static_cast<std::size_t>(b.rows[static_cast<std::size_t>(perm(k))]));
+        } else {
+            for (Eigen::Index r : b.rows) p.row_order.push_back(static_cast<std::size_t>(r));
+        }
+        pivots.push_back(std::move(p));
+    }
+    std::size_t rank = 0;
+    for (const Pivots& p : pivots) {
+        std::size_t rb = 0;
+        if (rmax > 0)
+            for (double d : p.diagonal)
+                if (d > tol * rmax) ++rb;
+        rank += rb;
+        for (std::size_t k = rb; k < p.row_order.size(); ++k) out.dependent_rows.push_back(p.row_order[k]);
+    }
+    std::sort(out.dependent_rows.begin(), out.dependent_rows.end());
+    out.rank = rank;
+    if (rank < static_cast<std::size_t>(std::min(a.rows(), a.cols()))) {
+        out.condition = out.scaled_condition = kInf;
+        return;
+    }
+    // Full rank: every singular value of the matrix is one of a block's.
+    auto condition_of_blocks = [&](const Eigen::MatrixXd& m) {
+        double hi = 0, lo = kInf;
+        for (const Block& b : blocks) {
+            if (b.rows.empty() || b.cols.empty()) continue;
+            Eigen::BDCSVD<Eigen::MatrixXd> svd(sub(m, b));
+            const Eigen::VectorXd& sv = svd.singularValues();
+            if (sv.size() == 0) continue;
+            hi = std::max(hi, sv(0));
+            lo = std::min(lo, sv(sv.size() - 1));
+        }
+        return lo > 0 && lo < kInf ? hi / lo : (hi == 0 && lo == kInf ? 1.0 : kInf);
+    };
+    out.condition = condition_of_blocks(a);
+    out.scaled_condition = condition_of_blocks(e);
+}
 
 FloatRank float_rank(const std::vector<std::vector<double>>& m, double tol) {
     FloatRank out;
@@ -543,6 +646,17 @@ FloatRank float_rank(const std::vector<std::vector<double>>& m, double tol) {
     }
     Eigen::MatrixXd e = a;
     equilibrate(e);
+
+    // 5. Independent blocks (the connected components of the non-zero
+    //    pattern: rows and columns joined by their entries) are factored one
+    //    by one: block-diagonal up to permutation, the matrix has the union
+    //    of its blocks' pivots and singular values, at a cost that grows
+    //    with the blocks' sizes, not the matrix's (a mode of 2,000
+    //    independent states: one 2,000 x 2,000 SVD took 17.7 s).
+    if (std::vector<Block> blocks = independent_blocks(a); blocks.size() > 1) {
+        block_rank(a, e, blocks, tol, out);
+        return out;
+    }
 
     Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(e.transpose());
     const Eigen::Index k_end = std::min(qr.matrixQR().rows(), qr.matrixQR().cols());

@@ -12,6 +12,8 @@
 
 #include "structure/numeric.h"
 
+#include <Eigen/SVD>
+
 namespace modeaudit {
 namespace {
 
@@ -154,6 +156,65 @@ NMatrix planted(std::mt19937& g, std::size_t rows, std::size_t cols, std::size_t
     }
     for (std::size_t i = m.size(); i > 1; --i) std::swap(m[i - 1], m[g() % i]);
     return m;
+}
+
+// A matrix that falls into independent blocks (in shuffled rows and
+// columns) is factored block by block: the rank and the dependent rows agree
+// with the exact rank, and the condition with the SVD of the whole matrix
+// (Eigen's BDCSVD, the route the single-block path takes).
+TEST(FloatRank, IndependentBlocksAgreeWithTheWholeMatrix) {
+    std::mt19937 g(20261203u);
+    int deficient = 0, blocky = 0;
+    for (int trial = 0; trial < 200; ++trial) {
+        const std::size_t nblocks = 2 + g() % 4;
+        std::vector<NMatrix> parts;
+        std::size_t rows = 0, cols = 0;
+        for (std::size_t b = 0; b < nblocks; ++b) {
+            std::size_t r = 1 + g() % 4, c = trial % 2 ? r : 1 + g() % 4;
+            parts.push_back(planted(g, r, c, g() % 3 == 0 ? g() % (std::min(r, c) + 1) : std::min(r, c)));
+            rows += r;
+            cols += c;
+        }
+        NMatrix m(rows, std::vector<numeric>(cols, numeric(0)));
+        std::size_t r0 = 0, c0 = 0;
+        for (const NMatrix& p : parts) {
+            for (std::size_t i = 0; i < p.size(); ++i)
+                for (std::size_t j = 0; j < p[i].size(); ++j) m[r0 + i][c0 + j] = p[i][j];
+            r0 += p.size();
+            c0 += p.front().size();
+        }
+        for (std::size_t i = m.size(); i > 1; --i) std::swap(m[i - 1], m[g() % i]);
+        for (std::size_t j = cols; j > 1; --j) {
+            std::size_t k = g() % j;
+            for (auto& row : m) std::swap(row[j - 1], row[k]);
+        }
+        ExactRank exact = exact_rank(m);
+        const std::vector<std::vector<double>> a = to_double(m);
+        FloatRank fr = float_rank(a);
+        ASSERT_EQ(fr.rank, exact.rank) << "trial " << trial;
+        ASSERT_EQ(fr.dependent_rows.size(), rows - exact.rank) << "trial " << trial;
+        std::set<std::size_t> dep(fr.dependent_rows.begin(), fr.dependent_rows.end());
+        NMatrix kept;
+        for (std::size_t i = 0; i < rows; ++i)
+            if (!dep.count(i)) kept.push_back(m[i]);
+        EXPECT_EQ(exact_rank(kept).rank, kept.size()) << "trial " << trial;
+        if (exact.rank < std::min(rows, cols)) {
+            ++deficient;
+            EXPECT_TRUE(std::isinf(fr.condition)) << "trial " << trial;
+            continue;
+        }
+        ++blocky;
+        Eigen::MatrixXd whole(static_cast<Eigen::Index>(rows), static_cast<Eigen::Index>(cols));
+        for (std::size_t i = 0; i < rows; ++i)
+            for (std::size_t j = 0; j < cols; ++j)
+                whole(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)) = a[i][j];
+        Eigen::BDCSVD<Eigen::MatrixXd> svd(whole);
+        const Eigen::VectorXd& sv = svd.singularValues();
+        const double reference = sv(0) / sv(sv.size() - 1);
+        EXPECT_NEAR(fr.condition / reference, 1.0, 1e-9) << "trial " << trial;
+    }
+    EXPECT_GT(deficient, 10);
+    EXPECT_GT(blocky, 50);
 }
 
 TEST(FloatRank, AgreesWithExactRankOnPlantedDependencies) {
