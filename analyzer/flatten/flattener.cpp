@@ -51,7 +51,10 @@ namespace flat {
 ModPtr merge(const ModPtr& outer, const ModPtr& inner) {
     if (!outer) return inner;
     if (!inner) return outer;
+    // An outer redeclaration replaces an inner one, with its modifiers.
+    if (outer->redeclare && inner->redeclare) return outer;
     auto m = std::make_shared<ModNode>(*inner);
+    if (outer->redeclare) m->redeclare = outer->redeclare;
     if (outer->binding) {
         m->binding = outer->binding;
         m->binding_scope = outer->binding_scope;
@@ -59,7 +62,6 @@ ModPtr merge(const ModPtr& outer, const ModPtr& inner) {
         m->binding_subscript = outer->binding_subscript;
         m->range = outer->range;
     }
-    if (outer->redeclare) m->redeclare = outer->redeclare;  // the outer redeclaration wins
     m->each = outer->each || inner->each;
     m->final = outer->final || inner->final;
     for (const std::string& name : outer->arg_order) {
@@ -676,7 +678,10 @@ void Flattener::add_component(Instance& inst, const LexScope* lex, const ast::Co
              fmt::format("'{}' is a {}, not a type a component can have", tc.type_name.dotted(),
                          ast::class_kind_word(t.cls.cls->kind)));
     if (redecl) check_replacement(inst, cc, d, lex, *redecl, t);
-    ModPtr own = to_mod(redecl ? kept_modification(cc, d) : d.mod.get(), &inst, lex);
+    // Not redeclared, the declaration's modifiers go over its constraining clause's.
+    ModPtr own = redecl ? to_mod(kept_modification(cc, d), &inst, lex)
+                        : merge(to_mod(d.mod.get(), &inst, lex),
+                                cc.constraining ? to_mod(cc.constraining->mod.get(), &inst, lex) : nullptr);
     if (cc.final && outer && (outer->binding || !outer->arg_order.empty()))
         refuse_final(inst.qualify(d.name), FinalViolation{"", outer->range, d.range});
     if (auto v = final_violation(outer, own)) refuse_final(inst.qualify(d.name), *v);

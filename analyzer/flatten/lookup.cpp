@@ -132,7 +132,7 @@ const Lookup::ClassIndex& Lookup::index_of(const ast::ClassDef* cls) {
                     idx.components.emplace(d.name, std::make_pair(el.component.get(), &d));
                 break;
             case ast::Element::Kind::Import: idx.imports.push_back(el.import.get()); break;
-            case ast::Element::Kind::Extends: break;
+            case ast::Element::Kind::Extends: idx.extends.push_back(el.extends.get()); break;
         }
     }
     return idx;
@@ -189,9 +189,8 @@ std::optional<Hit> Lookup::first_in_bases(const ast::ClassDef* cls, const LexSco
         const ast::ClassDef* c;
         ~Done() { s.erase(c); }
     } done{expanding_, cls};
-    for (const ast::Element& el : cls->elements) {
-        if (el.kind != ast::Element::Kind::Extends) continue;
-        ClassHit base = lookup_class(el.extends->base, lex->parent ? lex->parent : top_scope());
+    for (const ast::ExtendsClause* ext : index_of(cls).extends) {
+        ClassHit base = lookup_class(ext->base, lex->parent ? lex->parent : top_scope());
         if (base.cls && base.cls != cls)
             if (std::optional<Hit> hit = find(base)) return hit;
     }

@@ -113,6 +113,7 @@ private:
         std::unordered_map<std::string, const ast::ClassDef*> classes;
         std::unordered_map<std::string, std::pair<const ast::ComponentClause*, const ast::ComponentDecl*>> components;
         std::vector<const ast::ImportClause*> imports;
+        std::vector<const ast::ExtendsClause*> extends;
     };
     const ClassIndex& index_of(const ast::ClassDef* cls);
 
