@@ -167,6 +167,33 @@ private:
         bool is_protected;
     };
     std::map<Instance*, std::vector<DeferredComponent>> deferred_;
+    // Components of an instance not added yet, by name: an array size or a
+    // ':' binding that uses one declared further down adds it on demand
+    // (declaration order does not matter, Modelica 3.6, 5.3).
+    struct Later {
+        std::map<std::string, DeferredComponent> pending;
+        std::vector<const ast::ClassDef*> stack;  // the instantiation stack of the instance's elements
+    };
+    std::map<Instance*, Later> later_;
+    std::set<std::pair<Instance*, std::string>> adding_;  // components being added
+    // Adds a component of `inst` still waiting in later_; false when none.
+    bool add_on_demand(Instance& inst, const std::string& name, SourceRange use) {
+        auto it = later_.find(&inst);
+        auto c = it == later_.end() ? std::map<std::string, DeferredComponent>::iterator{} : it->second.pending.find(name);
+        if (it == later_.end() || c == it->second.pending.end()) {
+            if (adding_.count({&inst, name}))
+                fail(rule::flatten_recursive_class, use,
+                     fmt::format("the declaration of '{}' needs its own size or value (through the sizes of other "
+                                 "components)",
+                                 inst.qualify(name)));
+            return false;
+        }
+        DeferredComponent dc = c->second;
+        it->second.pending.erase(c);
+        std::vector<const ast::ClassDef*> stack = it->second.stack;
+        add_component(inst, dc.lex, *dc.clause, *dc.decl, dc.mod, dc.is_protected, stack);
+        return true;
+    }
     std::deque<ParamState> params_;    // per flat variable (a deque: references stay valid as it grows)
     std::vector<int> param_stack_;     // parameters being evaluated, outermost first
     std::vector<Instance*> order_;     // instances in creation (pre-)order
@@ -644,10 +671,27 @@ void Flattener::add_elements(Instance& inst, ClassHit hit, ModPtr mod,
         for (const ast::ComponentDecl& d : cc.decls) {
             if (d.condition)
                 deferred_[&inst].push_back({hit.lex, &cc, &d, sub(mod, d.name), el.is_protected});
-            else
-                add_component(inst, hit.lex, cc, d, sub(mod, d.name), el.is_protected, stack);
+            else if (!later_[&inst]
+                          .pending.emplace(d.name, DeferredComponent{hit.lex, &cc, &d, sub(mod, d.name), el.is_protected})
+                          .second)
+                fail(rule::flatten_type_mismatch, d.name_range,
+                     fmt::format("'{}' is declared twice in '{}'", d.name, inst.cls->name));
         }
     }
+    later_[&inst].stack = stack;
+    for (const ast::Element& el : cls.elements) {
+        if (el.kind != ast::Element::Kind::Component || el.component->redeclare) continue;
+        for (const ast::ComponentDecl& d : el.component->decls) {
+            if (d.condition) continue;
+            auto& pending = later_[&inst].pending;
+            auto it = pending.find(d.name);
+            if (it == pending.end() || it->second.decl != &d) continue;  // added on demand already
+            DeferredComponent dc = it->second;
+            pending.erase(it);
+            add_component(inst, dc.lex, *dc.clause, *dc.decl, dc.mod, dc.is_protected, stack);
+        }
+    }
+    later_.erase(&inst);
     for (const ast::EquationSection& s : cls.equation_sections)
         sections_[&inst].push_back({&inst, &s, nullptr, hit.lex});
     for (const ast::AlgorithmSection& s : cls.algorithm_sections)
@@ -658,6 +702,12 @@ void Flattener::add_elements(Instance& inst, ClassHit hit, ModPtr mod,
 void Flattener::add_component(Instance& inst, const LexScope* lex, const ast::ComponentClause& cc,
                               const ast::ComponentDecl& d, ModPtr outer, bool is_protected,
                               std::vector<const ast::ClassDef*>& stack) {
+    adding_.insert({&inst, d.name});
+    struct Done {
+        std::set<std::pair<Instance*, std::string>>& s;
+        std::pair<Instance*, std::string> k;
+        ~Done() { s.erase(k); }
+    } done{adding_, {&inst, d.name}};
     if (inst.members.count(d.name) || inst.absent.count(d.name))
         fail(rule::flatten_type_mismatch, d.name_range,
              fmt::format("'{}' is declared twice in '{}'", d.name, inst.cls->name));
@@ -1130,6 +1180,8 @@ Resolved Flattener::resolve(const ast::ComponentRef& ref, const Ctx& ctx) {
     Instance* where = ctx.inst;
     if (where) {
         auto it = where->members.find(first.ident);
+        if (it == where->members.end() && !ref.global && add_on_demand(*where, first.ident, first.range))
+            it = where->members.find(first.ident);
         if (it != where->members.end()) cur = &it->second;
     }
     if (!cur && !ref.global) {
