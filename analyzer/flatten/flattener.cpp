@@ -28,6 +28,7 @@
 #include "common/limits.h"
 #include "flatten/connections.h"
 #include "flatten/condition_semantics.h"
+#include "flatten/array_concatenation.h"
 #include "flatten/builtin_classes.h"
 #include "flatten/expression_builder.h"
 #include "flatten/final_modifiers.h"
@@ -37,7 +38,9 @@
 #include "flatten/flatten_error.h"
 #include "flatten/expression_limits.h"
 #include "flatten/instance.h"
+#include "flatten/initial_pre.h"
 #include "flatten/lookup.h"
+#include "flatten/redeclaration.h"
 #include "flatten/unsupported_uses.h"
 #include "parse/ast_print.h"
 
@@ -48,7 +51,10 @@ namespace flat {
 ModPtr merge(const ModPtr& outer, const ModPtr& inner) {
     if (!outer) return inner;
     if (!inner) return outer;
+    // An outer redeclaration replaces an inner one, with its modifiers.
+    if (outer->redeclare && inner->redeclare) return outer;
     auto m = std::make_shared<ModNode>(*inner);
+    if (outer->redeclare) m->redeclare = outer->redeclare;
     if (outer->binding) {
         m->binding = outer->binding;
         m->binding_scope = outer->binding_scope;
@@ -161,6 +167,33 @@ private:
         bool is_protected;
     };
     std::map<Instance*, std::vector<DeferredComponent>> deferred_;
+    // Components of an instance not added yet, by name: an array size or a
+    // ':' binding that uses one declared further down adds it on demand
+    // (declaration order does not matter, Modelica 3.6, 5.3).
+    struct Later {
+        std::map<std::string, DeferredComponent> pending;
+        std::vector<const ast::ClassDef*> stack;  // the instantiation stack of the instance's elements
+    };
+    std::map<Instance*, Later> later_;
+    std::set<std::pair<Instance*, std::string>> adding_;  // components being added
+    // Adds a component of `inst` still waiting in later_; false when none.
+    bool add_on_demand(Instance& inst, const std::string& name, SourceRange use) {
+        auto it = later_.find(&inst);
+        auto c = it == later_.end() ? std::map<std::string, DeferredComponent>::iterator{} : it->second.pending.find(name);
+        if (it == later_.end() || c == it->second.pending.end()) {
+            if (adding_.count({&inst, name}))
+                fail(rule::flatten_recursive_class, use,
+                     fmt::format("the declaration of '{}' needs its own size or value (through the sizes of other "
+                                 "components)",
+                                 inst.qualify(name)));
+            return false;
+        }
+        DeferredComponent dc = c->second;
+        it->second.pending.erase(c);
+        std::vector<const ast::ClassDef*> stack = it->second.stack;
+        add_component(inst, dc.lex, *dc.clause, *dc.decl, dc.mod, dc.is_protected, stack);
+        return true;
+    }
     std::deque<ParamState> params_;    // per flat variable (a deque: references stay valid as it grows)
     std::vector<int> param_stack_;     // parameters being evaluated, outermost first
     std::vector<Instance*> order_;     // instances in creation (pre-)order
@@ -275,6 +308,9 @@ private:
     void add_component(Instance& inst, const LexScope* lex, const ast::ComponentClause& cc,
                        const ast::ComponentDecl& d, ModPtr outer, bool is_protected,
                        std::vector<const ast::ClassDef*>& stack);
+    // A redeclared component's class against its constraining type (redeclaration.h).
+    void check_replacement(Instance& inst, const ast::ComponentClause& original, const ast::ComponentDecl& d,
+                           const LexScope* lex, const Redeclaration& redecl, const TypeInfo& t);
     // An outer modification of what is final (7.2.6).
     [[noreturn]] void refuse_final(const std::string& element, const FinalViolation& v) {
         std::string what = v.path.empty() ? element : element.empty() ? v.path : element + "." + v.path;
@@ -295,6 +331,15 @@ private:
                       const ast::TypePrefix& prefix, const ast::ComponentClause& cc,
                       const ast::ComponentDecl& d, bool is_protected);
 
+    // A conditional component of the instance still waiting for its condition.
+    bool redeclared_conditional(Instance& inst, const std::string& name) {
+        auto it = deferred_.find(&inst);
+        if (it == deferred_.end()) return false;
+        for (const DeferredComponent& dc : it->second)
+            if (dc.decl->name == name) return true;
+        return false;
+    }
+
     // Every argument of a modification must name a component of the instance.
     void check_modifier_names(const Instance& inst, const ModPtr& mod) {
         if (!mod) return;
@@ -313,6 +358,8 @@ private:
     ex scalar(const ast::Expr& e, const Ctx& ctx, const char* what);
     long integer(const ast::Expr& e, const Ctx& ctx, const char* what);
     Value call_value(const ast::Expr& e, const Ctx& ctx);
+    // cat(k, A, B, ...) (array_concatenation.h).
+    Value concatenation(const ast::Expr& e, const Ctx& ctx);
     // One output of a user function: a number (or array) or a Boolean condition.
     struct Output {
         std::optional<Value> value;
@@ -381,6 +428,9 @@ private:
                         const EqCtx& ec);
     void add_equation(const Value& l, const Value& r, const ast::Equation* src, SourceRange where,
                       const EqCtx& ec, const std::string& origin);
+    // `pre(y) = e` in an initial equation, y a discrete Boolean or Integer:
+    // sets y's start (initial_pre.h); false when y is of another kind.
+    bool initial_pre(const InitialPre& ip, const ast::Equation& eq, const Ctx& ctx);
     void when_clause(const std::vector<ast::Branch<ast::Equation>>* eqb,
                      const std::vector<ast::Branch<ast::Statement>>* stb, const EqCtx& ec,
                      SourceRange where);
@@ -503,7 +553,21 @@ ModPtr Flattener::to_mod(const ast::Modification* m, Instance* scope, const LexS
             }
             node = child;
         }
-        ModPtr inner = to_mod(em.mod.get(), scope, lex);
+        if (em.class_def)  // recorded by the parser and refused where its class is used
+            fail(rule::flatten_unsupported_construct, em.range, "redeclaration of a class is not supported by modeaudit");
+        ModPtr inner = to_mod(em.component ? em.component->decls.front().mod.get() : em.mod.get(), scope, lex);
+        if (em.component) {
+            // `redeclare T x(mods)`: the new declaration, with its modifiers.
+            auto r = std::make_shared<Redeclaration>();
+            r->clause = em.component.get();
+            r->scope = scope;
+            r->lex = lex ? lex : scope ? scope->lex : nullptr;
+            r->range = em.range;
+            auto with = inner ? std::make_shared<ModNode>(*inner) : std::make_shared<ModNode>();
+            with->range = em.range;
+            with->redeclare = r;
+            inner = with;
+        }
         if (inner) {
             ModPtr merged = merge(inner, node);
             *node = *merged;
@@ -543,6 +607,27 @@ void Flattener::add_elements(Instance& inst, ClassHit hit, ModPtr mod,
     if (cls.external_clause)
         fail(rule::flatten_unsupported_construct, *cls.external_clause,
              fmt::format("'{}' has an external clause; external code is not supported", cls.name));
+    // `redeclare T x(...)` elements replace a component of a base class: they
+    // go down to the bases as modifiers (inner to the instance's own).
+    std::shared_ptr<ModNode> own_redeclarations;
+    for (const ast::Element& el : cls.elements) {
+        if (el.kind != ast::Element::Kind::Component || !el.component->redeclare) continue;
+        if (!own_redeclarations) own_redeclarations = std::make_shared<ModNode>();
+        for (const ast::ComponentDecl& d : el.component->decls) {
+            auto r = std::make_shared<Redeclaration>();
+            r->clause = el.component.get();
+            r->scope = &inst;
+            r->lex = hit.lex;
+            r->range = d.range;
+            ModPtr dm = to_mod(d.mod.get(), &inst, hit.lex);
+            auto node = dm ? std::make_shared<ModNode>(*dm) : std::make_shared<ModNode>();
+            node->range = d.range;
+            node->redeclare = r;
+            own_redeclarations->args[d.name] = node;
+            own_redeclarations->arg_order.push_back(d.name);
+        }
+    }
+    ModPtr base_mod = merge(mod, own_redeclarations);
     // Base classes first: their elements come before the class's own.
     for (const ast::Element& el : cls.elements) {
         if (el.kind != ast::Element::Kind::Extends) continue;
@@ -554,7 +639,7 @@ void Flattener::add_elements(Instance& inst, ClassHit hit, ModPtr mod,
                  fmt::format("'{}' extends '{}', which extends it back", cls.name, base.cls->name));
         ModPtr ext_mod = to_mod(ext.mod.get(), &inst, hit.lex);
         if (auto v = final_violation(mod, ext_mod)) refuse_final(inst.path, *v);
-        ModPtr merged = merge(mod, ext_mod);
+        ModPtr merged = merge(base_mod, ext_mod);
         if (base.cls->is_short) {
             // extends of a short class: follow to its long definition.
             std::vector<const ast::ClassDef*> st2 = stack;
@@ -574,13 +659,39 @@ void Flattener::add_elements(Instance& inst, ClassHit hit, ModPtr mod,
     for (const ast::Element& el : cls.elements) {
         if (el.kind != ast::Element::Kind::Component) continue;
         const ast::ComponentClause& cc = *el.component;
+        if (cc.redeclare) {
+            // Replaced in a base class above (or refused there).
+            for (const ast::ComponentDecl& d : cc.decls)
+                if (!inst.members.count(d.name) && !inst.absent.count(d.name) && !redeclared_conditional(inst, d.name))
+                    fail(rule::flatten_undefined_name, d.name_range,
+                         fmt::format("'{}' redeclares '{}', which none of its base classes declares", cls.name,
+                                     d.name));
+            continue;
+        }
         for (const ast::ComponentDecl& d : cc.decls) {
             if (d.condition)
                 deferred_[&inst].push_back({hit.lex, &cc, &d, sub(mod, d.name), el.is_protected});
-            else
-                add_component(inst, hit.lex, cc, d, sub(mod, d.name), el.is_protected, stack);
+            else if (!later_[&inst]
+                          .pending.emplace(d.name, DeferredComponent{hit.lex, &cc, &d, sub(mod, d.name), el.is_protected})
+                          .second)
+                fail(rule::flatten_type_mismatch, d.name_range,
+                     fmt::format("'{}' is declared twice in '{}'", d.name, inst.cls->name));
         }
     }
+    later_[&inst].stack = stack;
+    for (const ast::Element& el : cls.elements) {
+        if (el.kind != ast::Element::Kind::Component || el.component->redeclare) continue;
+        for (const ast::ComponentDecl& d : el.component->decls) {
+            if (d.condition) continue;
+            auto& pending = later_[&inst].pending;
+            auto it = pending.find(d.name);
+            if (it == pending.end() || it->second.decl != &d) continue;  // added on demand already
+            DeferredComponent dc = it->second;
+            pending.erase(it);
+            add_component(inst, dc.lex, *dc.clause, *dc.decl, dc.mod, dc.is_protected, stack);
+        }
+    }
+    later_.erase(&inst);
     for (const ast::EquationSection& s : cls.equation_sections)
         sections_[&inst].push_back({&inst, &s, nullptr, hit.lex});
     for (const ast::AlgorithmSection& s : cls.algorithm_sections)
@@ -591,15 +702,36 @@ void Flattener::add_elements(Instance& inst, ClassHit hit, ModPtr mod,
 void Flattener::add_component(Instance& inst, const LexScope* lex, const ast::ComponentClause& cc,
                               const ast::ComponentDecl& d, ModPtr outer, bool is_protected,
                               std::vector<const ast::ClassDef*>& stack) {
+    adding_.insert({&inst, d.name});
+    struct Done {
+        std::set<std::pair<Instance*, std::string>>& s;
+        std::pair<Instance*, std::string> k;
+        ~Done() { s.erase(k); }
+    } done{adding_, {&inst, d.name}};
     if (inst.members.count(d.name) || inst.absent.count(d.name))
         fail(rule::flatten_type_mismatch, d.name_range,
              fmt::format("'{}' is declared twice in '{}'", d.name, inst.cls->name));
-    TypeInfo t = resolve_type(cc.type_name, lex, stack, cc.type_name.range);
+    // A redeclaration replaces the declaration's class (redeclaration.h); the
+    // original's modifiers (or its constraining clause's) stay.
+    std::shared_ptr<const Redeclaration> redecl = outer ? outer->redeclare : nullptr;
+    if (redecl) {
+        if (auto why = redeclaration_refusal(cc, inst.qualify(d.name)))
+            fail(rule::flatten_type_mismatch, redecl->range, *why,
+                 {fmt::format("declared at {}:{}:{}", sm_.path(d.range.begin.file), d.range.begin.line,
+                              d.range.begin.column)});
+    }
+    const ast::ComponentClause& tc = redecl ? *redecl->clause : cc;  // the declaration giving the class
+    const LexScope* type_lex = redecl ? redecl->lex : lex;
+    TypeInfo t = resolve_type(tc.type_name, type_lex, stack, tc.type_name.range);
     if (!t.builtin && (t.cls.cls->kind == ast::ClassKind::Function || t.cls.cls->kind == ast::ClassKind::Package))
-        fail(rule::flatten_type_mismatch, cc.type_name.range,
-             fmt::format("'{}' is a {}, not a type a component can have", cc.type_name.dotted(),
+        fail(rule::flatten_type_mismatch, tc.type_name.range,
+             fmt::format("'{}' is a {}, not a type a component can have", tc.type_name.dotted(),
                          ast::class_kind_word(t.cls.cls->kind)));
-    ModPtr own = to_mod(d.mod.get(), &inst, lex);
+    if (redecl) check_replacement(inst, cc, d, lex, *redecl, t);
+    // Not redeclared, the declaration's modifiers go over its constraining clause's.
+    ModPtr own = redecl ? to_mod(kept_modification(cc, d), &inst, lex)
+                        : merge(to_mod(d.mod.get(), &inst, lex),
+                                cc.constraining ? to_mod(cc.constraining->mod.get(), &inst, lex) : nullptr);
     if (cc.final && outer && (outer->binding || !outer->arg_order.empty()))
         refuse_final(inst.qualify(d.name), FinalViolation{"", outer->range, d.range});
     if (auto v = final_violation(outer, own)) refuse_final(inst.qualify(d.name), *v);
@@ -608,11 +740,43 @@ void Flattener::add_component(Instance& inst, const LexScope* lex, const ast::Co
     std::vector<long> dims;
     Ctx ctx{&inst, nullptr};
     ctx.lex = lex;
+    // `x[:, 2] = [0, 0.5]`: a ':' size is the binding's (10.1).
+    std::optional<Value> bound;
+    std::size_t position = 0;  // of the dimension being sized, in the declaration
+    auto binding_shape = [&](const ast::Expr& colon) -> long {
+        if (!bound) {
+            if (!eff || !eff->binding)
+                fail(rule::flatten_array_size, colon.range,
+                     fmt::format("the size ':' of '{}' comes from its binding, and '{}' has none here", d.name,
+                                 inst.qualify(d.name)));
+            Ctx bc{eff->binding_scope ? eff->binding_scope : &inst, nullptr};
+            bc.lex = eff->binding_lex;
+            Value v = value(*eff->binding, bc);
+            for (long k : eff->binding_subscript) {
+                std::optional<Value> part = v.element(k);
+                if (!part)
+                    fail(rule::flatten_array_size, eff->range,
+                         fmt::format("the binding of '{}' does not fit the array it is an element of",
+                                     inst.qualify(d.name)));
+                v = *part;
+            }
+            bound = std::move(v);
+        }
+        if (position >= bound->dims.size())
+            fail(rule::flatten_array_size, colon.range,
+                 fmt::format("the size ':' of dimension {} of '{}' comes from its binding, which has shape {}",
+                             position + 1, inst.qualify(d.name), bound->shape()));
+        return static_cast<long>(bound->dims[position]);
+    };
     auto add_dims = [&](const std::vector<ast::ExprPtr>& ds) {
         for (const ast::ExprPtr& e : ds) {
-            if (!e || e->kind == ast::ExprKind::Colon)
-                fail(rule::flatten_array_size, e ? e->range : d.range,
-                     fmt::format("the size of '{}' must be given (':' is not supported)", d.name));
+            if (!e) fail(rule::flatten_array_size, d.range, fmt::format("the size of '{}' must be given", d.name));
+            if (e->kind == ast::ExprKind::Colon) {
+                dims.push_back(binding_shape(*e));
+                ++position;
+                continue;
+            }
+            ++position;
             ex size = scalar(*e, ctx, "an array size");
             auto num = numeric_value(size);
             if (!num || !num->is_integer())
@@ -630,8 +794,16 @@ void Flattener::add_component(Instance& inst, const LexScope* lex, const ast::Co
             dims.push_back(n);
         }
     };
-    add_dims(cc.type_dims);
-    add_dims(d.dims);
+    if (redecl && (!redecl->clause->type_dims.empty() || !redecl->decl().dims.empty())) {
+        // The new declaration's dimensions, in the scope it is written in.
+        ctx = Ctx{redecl->scope, nullptr};
+        ctx.lex = redecl->lex;
+        add_dims(redecl->clause->type_dims);
+        add_dims(redecl->decl().dims);
+    } else {
+        add_dims(cc.type_dims);
+        add_dims(d.dims);
+    }
     for (long n : t.dims) dims.push_back(n);
     std::size_t total = 1;
     for (long n : dims) {
@@ -648,9 +820,52 @@ void Flattener::add_component(Instance& inst, const LexScope* lex, const ast::Co
     prefix.parameter |= t.prefix.parameter;
     prefix.constant |= t.prefix.constant;
     prefix.discrete |= t.prefix.discrete;
-    Member m = make_member(inst, d.name, dims, 0, t, eff, prefix, cc, d, is_protected, stack);
+    if (redecl) {
+        const ast::TypePrefix& np = redecl->clause->prefix;
+        prefix.input |= np.input;
+        prefix.output |= np.output;
+        prefix.flow |= np.flow;
+        prefix.stream |= np.stream;
+        prefix.parameter |= np.parameter;
+        prefix.constant |= np.constant;
+        prefix.discrete |= np.discrete;
+    }
+    Member m = make_member(inst, d.name, dims, 0, t, eff, prefix, redecl ? *redecl->clause : cc,
+                           redecl ? redecl->decl() : d, is_protected, stack);
     inst.members[d.name] = std::move(m);
     inst.member_order.push_back(d.name);
+}
+
+void Flattener::check_replacement(Instance& inst, const ast::ComponentClause& original, const ast::ComponentDecl& d,
+                                  const LexScope* lex, const Redeclaration& redecl, const TypeInfo& t) {
+    // The constraining type: a built-in one must stay the same base type; a
+    // class must find each of its public components in the replacement.
+    std::vector<const ast::ClassDef*> st;
+    TypeInfo ct = original.constraining ? resolve_type(original.constraining->name, lex, st, original.constraining->range)
+                                        : resolve_type(original.type_name, lex, st, original.type_name.range);
+    std::string name = inst.qualify(d.name);
+    if (ct.builtin || t.builtin) {
+        if (ct.builtin != t.builtin || ct.base != t.base)
+            fail(rule::flatten_type_mismatch, redecl.range,
+                 fmt::format("the redeclaration of '{}' gives it class '{}', which is not a subtype of its "
+                             "constraining type '{}' (Modelica 3.6, 7.3.2)",
+                             name, redecl.clause->type_name.dotted(),
+                             original.constraining ? original.constraining->name.dotted() : original.type_name.dotted()));
+        return;
+    }
+    if (ct.is_connector != t.is_connector)
+        fail(rule::flatten_type_mismatch, redecl.range,
+             fmt::format("the redeclaration of '{}' replaces a {} by a {} (Modelica 3.6, 7.3.2)", name,
+                         ct.is_connector ? "connector" : "non-connector", t.is_connector ? "connector" : "non-connector"));
+    std::vector<std::string> missing = missing_components(lookup_, ct.cls, t.cls);
+    if (!missing.empty()) {
+        std::string list;
+        for (std::size_t i = 0; i < missing.size() && i < 5; ++i) list += (i ? ", '" : "'") + missing[i] + "'";
+        fail(rule::flatten_type_mismatch, redecl.range,
+             fmt::format("the redeclaration of '{}' gives it class '{}', which lacks {} of its constraining class "
+                         "'{}'; a replacement must have every public component of it (Modelica 3.6, 7.3.2)",
+                         name, redecl.clause->type_name.dotted(), list, lookup_.full_name(ct.cls.lex)));
+    }
 }
 
 Member Flattener::make_member(Instance& inst, const std::string& name, const std::vector<long>& dims,
@@ -684,6 +899,13 @@ Member Flattener::make_member(Instance& inst, const std::string& name, const std
     child.parent = &inst;
     child.depth = inst.depth + 1;
     child.is_connector = type.is_connector;
+    for (const ast::Element& el : type.cls.cls->elements)
+        if (el.kind == ast::Element::Kind::Extends && el.extends->base.dotted() == "ExternalObject")
+            fail(rule::flatten_unsupported_construct, d.range,
+                 fmt::format("'{}' is an external object (class '{}' extends ExternalObject); external objects and "
+                             "the external functions that use them (the MSL's table interpolation) are outside the "
+                             "subset",
+                             child.path, type.cls.cls->name));
     if (mod && mod->binding)
         fail(rule::flatten_unsupported_construct, mod->range,
              fmt::format("a binding of the whole component '{}' (record or model value) is not supported",
@@ -958,6 +1180,8 @@ Resolved Flattener::resolve(const ast::ComponentRef& ref, const Ctx& ctx) {
     Instance* where = ctx.inst;
     if (where) {
         auto it = where->members.find(first.ident);
+        if (it == where->members.end() && !ref.global && add_on_demand(*where, first.ident, first.range))
+            it = where->members.find(first.ident);
         if (it != where->members.end()) cur = &it->second;
     }
     if (!cur && !ref.global) {
@@ -1153,6 +1377,8 @@ Value Flattener::value(const ast::Expr& e, const Ctx& ctx) {
             return member_value(*r.member, ctx, e.range, r.name);
         }
         case ast::ExprKind::Call:
+            if (e.ref.simple() && !e.ref.global && e.ref.parts[0].ident == "cat" && e.iterators.empty())
+                return concatenation(e, ctx);
             return call_value(e, ctx);
         case ast::ExprKind::Unary: {
             if (e.uop == ast::UnaryOp::Not)
@@ -1290,8 +1516,20 @@ Value Flattener::value(const ast::Expr& e, const Ctx& ctx) {
             for (long x : vals) v.elems.push_back(GiNaC::numeric(x));
             return v;
         }
-        case ast::ExprKind::Matrix:
-            fail(rule::flatten_unsupported_construct, e.range, "matrix constructors [a, b; c, d] are not supported");
+        case ast::ExprKind::Matrix: {
+            // [a, b; c, d] (array_concatenation.h)
+            std::vector<std::vector<Value>> rows;
+            for (const ast::ExprPtr& row : e.operands) {
+                rows.emplace_back();
+                for (const ast::ExprPtr& x : row->operands) rows.back().push_back(value(*x, ctx));
+            }
+            std::string error;
+            std::optional<Value> m = matrix(rows, error);
+            if (!m)
+                fail(rule::flatten_type_mismatch, e.range,
+                     fmt::format("the matrix constructor '{}' does not fit together: {}", ast::to_modelica(e), error));
+            return *m;
+        }
         case ast::ExprKind::Colon:
         case ast::ExprKind::End:
         case ast::ExprKind::Tuple:
@@ -1299,6 +1537,23 @@ Value Flattener::value(const ast::Expr& e, const Ctx& ctx) {
                  fmt::format("'{}' is not supported here", ast::to_modelica(e)));
     }
     MODEAUDIT_UNREACHABLE("expression kind");
+}
+
+Value Flattener::concatenation(const ast::Expr& e, const Ctx& ctx) {
+    if (e.args.size() < 2)
+        fail(rule::flatten_type_mismatch, e.range, "cat() takes a dimension and at least one array");
+    for (const ast::FunctionArg& a : e.args)
+        if (!a.name.empty() || !a.value)
+            fail(rule::flatten_type_mismatch, a.range, "cat() takes no named arguments");
+    long k = integer(*e.args[0].value, ctx, "the dimension of cat()");
+    std::vector<Value> parts;
+    for (std::size_t i = 1; i < e.args.size(); ++i) parts.push_back(value(*e.args[i].value, ctx));
+    std::string error;
+    std::optional<Value> r = k >= 1 ? concatenate(static_cast<std::size_t>(k), parts, error) : std::nullopt;
+    if (k < 1) error = fmt::format("dimension {} does not exist", k);
+    if (!r)
+        fail(rule::flatten_type_mismatch, e.range, fmt::format("'{}' cannot be formed: {}", ast::to_modelica(e), error));
+    return *r;
 }
 
 std::vector<long> Flattener::range_values(const ast::Expr& e, const Ctx& ctx) {
@@ -2244,6 +2499,39 @@ std::vector<std::string> Flattener::suppressions(const ast::Modification* annota
     return out;
 }
 
+bool Flattener::initial_pre(const InitialPre& ip, const ast::Equation& eq, const Ctx& ctx) {
+    Resolved r = resolve(*ip.variable, ctx);
+    if (r.local || !r.member || r.member->kind != Member::Kind::Scalar) return false;
+    const int v = r.member->variable;
+    const FlatVariable& var = model_->variables[static_cast<std::size_t>(v)];
+    if (var.variability != Variability::Discrete ||
+        (var.type != BaseType::Boolean && var.type != BaseType::Integer))
+        return false;
+    ex start;
+    if (var.type == BaseType::Boolean) {
+        ConditionPtr c = fold(condition(*ip.value, ctx));
+        if (c->kind != Condition::Kind::Constant)
+            fail(rule::flatten_unsupported_construct, eq.range,
+                 fmt::format("the initial equation gives pre({}) a value known only at the start; modeaudit needs "
+                             "a parameter expression there (the start of a discrete variable)",
+                             var.name));
+        start = c->value ? 1 : 0;
+    } else {
+        ex e = scalar(*ip.value, ctx, "the start of a discrete variable");
+        auto n = numeric_value(e);
+        if (!n || !n->is_integer())
+            fail(rule::flatten_unsupported_construct, eq.range,
+                 fmt::format("the initial equation gives pre({}) the value {}, not an integer known when "
+                             "flattening; modeaudit needs a parameter expression there",
+                             var.name, canonical(e)));
+        start = *n;
+    }
+    FlatVariable& w = model_->variables[static_cast<std::size_t>(v)];
+    w.start = start;
+    w.fixed = true;
+    return true;
+}
+
 void Flattener::equation(const ast::Equation& eq, const EqCtx& outer) {
     EqCtx ec = outer;
     if (eq.annotation) {
@@ -2258,6 +2546,11 @@ void Flattener::equation(const ast::Equation& eq, const EqCtx& outer) {
                 tuple_equation(*eq.lhs, *eq.rhs, &eq, eq.range, ec);
                 return;
             }
+            // `pre(y) = e` at the start: y's start value (initial_pre.h).
+            if (ec.initial)
+                if (auto ip = initial_pre_equation(eq)) {
+                    if (initial_pre(*ip, eq, ctx)) return;
+                }
             // A Boolean variable defined by a relation: the MSL diode's `off = s < 0;`.
             if (eq.lhs->kind == ast::ExprKind::Ref) {
                 Resolved r = resolve(eq.lhs->ref, ctx);

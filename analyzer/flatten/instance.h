@@ -27,6 +27,7 @@ struct LexScope {
 };
 
 struct Instance;
+struct Redeclaration;  // redeclaration.h
 
 // A modification on its way down the instance tree. Bindings remember the
 // instance they were written in: `R = 2*R0` is evaluated where it was written.
@@ -39,6 +40,9 @@ struct ModNode {
     std::vector<long> binding_subscript;    // pick an element of an array binding
     bool each = false;
     bool final = false;
+    // `redeclare T x(...)`: the new declaration of the modified component
+    // (its own modifiers are `args`/`binding` above); null otherwise.
+    std::shared_ptr<const Redeclaration> redeclare;
     SourceRange range;
 };
 using ModPtr = std::shared_ptr<const ModNode>;

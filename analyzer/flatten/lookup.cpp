@@ -103,9 +103,9 @@ std::optional<ClassHit> Lookup::find_in_class(const ast::ClassDef* cls, const Le
         if (const ast::ClassDef* b = builtin_class(name)) return ClassHit{b, scope_for(b, top_scope())};
         return std::nullopt;
     }
-    for (const ast::Element& el : cls->elements)
-        if (el.kind == ast::Element::Kind::Class && el.class_def->name == name)
-            return ClassHit{el.class_def.get(), scope_for(el.class_def.get(), lex)};
+    const ClassIndex& idx = index_of(cls);
+    if (auto it = idx.classes.find(name); it != idx.classes.end())
+        return ClassHit{it->second, scope_for(it->second, lex)};
     // Nested classes inherited through extends. The base class names are
     // looked up without the inherited elements of the class whose extends
     // are being followed (Modelica 3.6, 5.6.1): otherwise `package P extends
@@ -120,20 +120,60 @@ std::optional<ClassHit> Lookup::find_in_class(const ast::ClassDef* cls, const Le
     return std::nullopt;
 }
 
+const Lookup::ClassIndex& Lookup::index_of(const ast::ClassDef* cls) {
+    auto it = index_.find(cls);
+    if (it != index_.end()) return it->second;
+    ClassIndex& idx = index_[cls];
+    for (const ast::Element& el : cls->elements) {
+        switch (el.kind) {
+            case ast::Element::Kind::Class: idx.classes.emplace(el.class_def->name, el.class_def.get()); break;
+            case ast::Element::Kind::Component:
+                for (const ast::ComponentDecl& d : el.component->decls)
+                    idx.components.emplace(d.name, std::make_pair(el.component.get(), &d));
+                break;
+            case ast::Element::Kind::Import: idx.imports.push_back(el.import.get()); break;
+            case ast::Element::Kind::Extends: idx.extends.push_back(el.extends.get()); break;
+        }
+    }
+    return idx;
+}
+
+std::vector<std::string> Lookup::public_components(ClassHit cls) {
+    std::vector<std::string> out;
+    std::set<std::string> seen;
+    std::set<const ast::ClassDef*> visiting;
+    std::function<void(ClassHit)> walk = [&](ClassHit c) {
+        c = through_short(c);
+        if (!c.cls || !visiting.insert(c.cls).second) return;
+        if (c.cls->is_short && !c.cls->is_enumeration) {
+            // `model S = T(...)`: the components of T.
+            walk(lookup_class(c.cls->short_base, c.lex->parent ? c.lex->parent : top_scope()));
+            return;
+        }
+        for (const ast::Element& el : c.cls->elements)
+            if (el.kind == ast::Element::Kind::Extends)
+                walk(lookup_class(el.extends->base, c.lex->parent ? c.lex->parent : top_scope()));
+        for (const ast::Element& el : c.cls->elements) {
+            if (el.kind != ast::Element::Kind::Component || el.is_protected) continue;
+            for (const ast::ComponentDecl& d : el.component->decls)
+                if (seen.insert(d.name).second) out.push_back(d.name);
+        }
+    };
+    walk(cls);
+    return out;
+}
+
 std::optional<NameHit> Lookup::find_component(const ast::ClassDef* cls, const LexScope* lex,
                                               const std::string& name, int depth) {
     if (!cls || depth > 32) return std::nullopt;
-    for (const ast::Element& el : cls->elements) {
-        if (el.kind != ast::Element::Kind::Component) continue;
-        for (const ast::ComponentDecl& d : el.component->decls)
-            if (d.name == name) {
-                NameHit h;
-                h.kind = NameHit::Kind::Component;
-                h.cls = ClassHit{cls, lex};
-                h.clause = el.component.get();
-                h.decl = &d;
-                return h;
-            }
+    const ClassIndex& idx = index_of(cls);
+    if (auto it = idx.components.find(name); it != idx.components.end()) {
+        NameHit h;
+        h.kind = NameHit::Kind::Component;
+        h.cls = ClassHit{cls, lex};
+        h.clause = it->second.first;
+        h.decl = it->second.second;
+        return h;
     }
     return first_in_bases<NameHit>(cls, lex, [&](const ClassHit& base) {
         return find_component(base.cls, base.lex, name, depth + 1);
@@ -149,9 +189,8 @@ std::optional<Hit> Lookup::first_in_bases(const ast::ClassDef* cls, const LexSco
         const ast::ClassDef* c;
         ~Done() { s.erase(c); }
     } done{expanding_, cls};
-    for (const ast::Element& el : cls->elements) {
-        if (el.kind != ast::Element::Kind::Extends) continue;
-        ClassHit base = lookup_class(el.extends->base, lex->parent ? lex->parent : top_scope());
+    for (const ast::ExtendsClause* ext : index_of(cls).extends) {
+        ClassHit base = lookup_class(ext->base, lex->parent ? lex->parent : top_scope());
         if (base.cls && base.cls != cls)
             if (std::optional<Hit> hit = find(base)) return hit;
     }
@@ -187,9 +226,8 @@ std::optional<NameHit> Lookup::first_part(const std::string& name, const LexScop
                 hit->parts = 1;
                 return hit;
             }
-        for (const ast::Element& el : s->cls->elements) {
-            if (el.kind != ast::Element::Kind::Import) continue;
-            const ast::ImportClause& im = *el.import;
+        for (const ast::ImportClause* imp : index_of(s->cls).imports) {
+            const ast::ImportClause& im = *imp;
             if (im.name.parts.empty()) continue;
             bool named = !im.alias.empty() ? im.alias == name
                                            : !im.wildcard && im.only.empty() && im.name.parts.back().ident == name;

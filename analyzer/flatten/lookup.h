@@ -23,6 +23,8 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "common/diagnostics.h"
@@ -86,6 +88,10 @@ public:
     // The parsed file a class comes from (for constructs refused per class).
     const ast::StoredDefinition* definition(std::uint32_t file) const;
 
+    // The names of the public components of a class, inherited ones first
+    // (in the order of its extends clauses), each once.
+    std::vector<std::string> public_components(ClassHit cls);
+
 private:
     std::optional<NameHit> first_part(const std::string& name, const LexScope* from, bool components);
     std::optional<NameHit> descend(NameHit hit, const ast::ComponentRef& ref);
@@ -100,7 +106,19 @@ private:
     // Follows `package P = Q;` to Q.
     ClassHit through_short(ClassHit hit);
 
+    // The elements of a class by name (the first of each name), built on
+    // first use: lookups are then independent of the class's size, which
+    // keeps flattening linear in a model of many thousand declarations.
+    struct ClassIndex {
+        std::unordered_map<std::string, const ast::ClassDef*> classes;
+        std::unordered_map<std::string, std::pair<const ast::ComponentClause*, const ast::ComponentDecl*>> components;
+        std::vector<const ast::ImportClause*> imports;
+        std::vector<const ast::ExtendsClause*> extends;
+    };
+    const ClassIndex& index_of(const ast::ClassDef* cls);
+
     const ast::StoredDefinition& file_;
+    std::unordered_map<const ast::ClassDef*, ClassIndex> index_;
     library::ClassLoader* loader_;
     DiagnosticSink& sink_;
     std::deque<LexScope> scopes_;

@@ -5,7 +5,7 @@
 // enough that every construct of the subset (../shared/design/input-language.md)
 // has a node, and carries a SourceRange on every node so that later stages can
 // point back at the user's text. Constructs that the grammar has but the
-// subset refuses (`external`, `redeclare`, `while`, `enumeration(:)`, ...) are
+// subset refuses (`external`, class redeclarations, `while`, `enumeration(:)`, ...) are
 // parsed where cheap and recorded in StoredDefinition::unsupported, so that
 // the flattener names them in one `flatten-unsupported-construct` finding
 // each, when the model uses the class they are written in
@@ -110,12 +110,23 @@ struct Expr {
 // ---------------------------------------------------------------- modifications
 
 // One argument of a class modification: `[each] [final] name [modification] ["descr"]`.
-// `redeclare` / `replaceable` element arguments are recorded as unsupported.
+// A redeclaration argument `redeclare [each] [final] [replaceable] Type x(...)`
+// carries the new declaration in `component` (one declaration; `name` is x,
+// `mod` null); `redeclare model X = Y` carries the short class in
+// `class_def` (recorded as unsupported by the parser).
+struct ComponentClause;
+struct ClassDef;
+struct ConstrainingClause;
 struct ElementModification {
     bool each = false;
     bool final = false;
+    bool redeclare = false;   // `redeclare` (or `replaceable`, which also replaces)
+    bool replaceable = false;
     ComponentRef name;       // may be dotted: `p.v(start = 0)` modifies p.v
     ModificationPtr mod;     // null for a bare name (`annotation(Evaluate)` style)
+    std::shared_ptr<ComponentClause> component;   // a component redeclaration
+    std::shared_ptr<ClassDef> class_def;          // a class redeclaration
+    std::shared_ptr<ConstrainingClause> constraining;  // `replaceable ... constrainedby C(...)`
     std::string description;
     SourceRange range;
 };
@@ -202,12 +213,20 @@ struct ComponentDecl {
     SourceRange name_range;
 };
 
+// `constrainedby Name(mods)` after a replaceable element (Modelica 3.6, 7.3.2).
+struct ConstrainingClause {
+    ComponentRef name;
+    ModificationPtr mod;  // null when none
+    SourceRange range;
+};
+
 struct ComponentClause {
     TypePrefix prefix;
     ComponentRef type_name;
     std::vector<ExprPtr> type_dims;  // `Real[3] x`
     std::vector<ComponentDecl> decls;
     bool final = false, inner = false, outer = false, replaceable = false, redeclare = false;
+    std::shared_ptr<ConstrainingClause> constraining;  // replaceable components only
     SourceRange range;
 };
 
@@ -239,6 +258,9 @@ struct Element {
     std::unique_ptr<ExtendsClause> extends;
     std::unique_ptr<ClassDef> class_def;
     std::unique_ptr<ImportClause> import;
+    // Class elements: `replaceable model X = Y constrainedby Z;`, `redeclare ...`.
+    bool replaceable = false, redeclare = false;
+    std::shared_ptr<ConstrainingClause> constraining;
     SourceRange range;
 };
 

@@ -259,9 +259,33 @@ public:
     }
 
     void element_modification(const ElementModification& em) {
+        if (em.redeclare && !(em.replaceable && !em.component && !em.class_def)) out_ += "redeclare ";
         if (em.each) out_ += "each ";
         if (em.final) out_ += "final ";
-        ref(em.name);
+        if (em.replaceable) out_ += "replaceable ";
+        if (em.component) {
+            const ComponentClause& cc = *em.component;
+            out_ += to_modelica(cc.type_name);
+            out_ += ' ';
+            const ComponentDecl& d = cc.decls.front();
+            out_ += d.name;
+            if (!d.dims.empty()) {
+                out_ += '[';
+                list(d.dims);
+                out_ += ']';
+            }
+            if (d.mod) modification(*d.mod);
+        } else if (em.class_def) {
+            out_ += std::string(class_kind_word(em.class_def->kind)) + " " + em.class_def->name + " = " +
+                    to_modelica(em.class_def->short_base);
+            if (em.class_def->short_mod) modification(*em.class_def->short_mod);
+        } else {
+            ref(em.name);
+        }
+        if (em.constraining) {
+            out_ += " constrainedby " + to_modelica(em.constraining->name);
+            if (em.constraining->mod) modification(*em.constraining->mod);
+        }
         if (em.mod) modification(*em.mod);
         if (!em.description.empty()) out_ += " " + quote_string(em.description);
     }
@@ -424,7 +448,11 @@ private:
                 break;
             }
             case Element::Kind::Class:
-                if (el.class_def) class_def(ind, *el.class_def, vis);
+                if (el.class_def) {
+                    std::string v2 = std::string(vis) + (el.redeclare ? "redeclare " : "") +
+                                     (el.replaceable ? "replaceable " : "");
+                    class_def(ind, *el.class_def, v2);
+                }
                 break;
             case Element::Kind::Component: {
                 if (!el.component) break;
@@ -436,6 +464,10 @@ private:
                 if (cc.outer) s += "outer ";
                 if (cc.replaceable) s += "replaceable ";
                 s += prefix(cc.prefix) + to_modelica(cc.type_name) + dims(cc.type_dims);
+                if (cc.constraining) {
+                    s += " constrainedby " + to_modelica(cc.constraining->name);
+                    if (cc.constraining->mod) s += modification_text(*cc.constraining->mod);
+                }
                 line(ind, vis + "component " + s + at(el.range));
                 for (const ComponentDecl& d : cc.decls) {
                     std::string t = d.name + dims(d.dims);

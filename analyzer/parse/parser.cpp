@@ -27,6 +27,7 @@
 #include <algorithm>
 #include <array>
 #include <initializer_list>
+#include <set>
 #include <string_view>
 #include <utility>
 
@@ -762,11 +763,11 @@ private:
                 bool* flag = nullptr;
                 std::string_view what;
                 switch (cur().kind) {
-                    case TK::KwRedeclare: flag = &redeclare; what = "redeclare"; break;
+                    case TK::KwRedeclare: flag = &redeclare; break;
                     case TK::KwFinal: flag = &final; break;
                     case TK::KwInner: flag = &inner; what = "inner"; break;
                     case TK::KwOuter: flag = &outer; what = "outer"; break;
-                    case TK::KwReplaceable: flag = &replaceable; what = "replaceable"; break;
+                    case TK::KwReplaceable: flag = &replaceable; break;
                     default: break;
                 }
                 if (!flag) break;
@@ -780,6 +781,11 @@ private:
                 el.class_def = std::make_unique<ClassDef>();
                 closed = class_definition(*el.class_def, final, begin);
                 after = fmt::format("after 'end {}'", el.class_def->name);
+                el.replaceable = replaceable;
+                el.redeclare = redeclare;
+                // A replaceable class is an ordinary class until redeclared;
+                // redeclaring a class is outside the subset.
+                if (redeclare) unsupported("redeclaration of a class", from(begin));
             } else {
                 el.kind = Element::Kind::Component;
                 el.component = component_clause(begin);
@@ -791,22 +797,31 @@ private:
                 cc.redeclare = redeclare;
                 after = fmt::format("after the declaration of '{}'", cc.decls.back().name);
             }
-            if (closed && replaceable && at(TK::KwConstrainedby)) constraining_clause();
+            if (closed && replaceable && at(TK::KwConstrainedby)) {
+                auto cc = constraining_clause();
+                if (el.kind == Element::Kind::Component)
+                    el.component->constraining = std::move(cc);
+                else
+                    el.constraining = std::move(cc);
+            }
         }
         el.range = from(begin);
         c.elements.push_back(std::move(el));
         if (closed) expect_semicolon(after);
     }
 
-    // constrainedby Name[(mods)] comment: part of `replaceable`, already
-    // recorded as unsupported, so nothing of it is kept.
-    void constraining_clause() {
+    // constrainedby Name[(mods)] comment (the comment belongs to the element).
+    std::shared_ptr<ConstrainingClause> constraining_clause() {
+        auto c = std::make_shared<ConstrainingClause>();
+        SourceLocation begin = here();
         advance();
-        name("after 'constrainedby'");
-        if (at(TK::LParen)) class_modification();
+        c->name = name("after 'constrainedby'");
+        if (at(TK::LParen)) c->mod = class_modification();
+        c->range = from(begin);
         std::string descr;
         ModificationPtr ann;
         comment(descr, ann);
+        return c;
     }
 
     std::unique_ptr<ImportClause> import_clause() {
@@ -1002,18 +1017,19 @@ private:
 
     void argument(std::vector<ElementModification>& args) {
         SourceLocation begin = here();
-        if (at(TK::KwRedeclare) || at(TK::KwBreak)) {
-            unsupported(at(TK::KwRedeclare) ? "redeclare" : "break in an extends modification",
-                        cur().range);
+        if (at(TK::KwBreak)) {
+            unsupported("break in an extends modification", cur().range);
             skip_argument();
             return;
         }
         ElementModification em;
+        em.redeclare = accept(TK::KwRedeclare);
         em.each = accept(TK::KwEach);
         em.final = accept(TK::KwFinal);
-        if (at(TK::KwReplaceable)) {
-            unsupported("replaceable", cur().range);
-            skip_argument();
+        em.replaceable = accept(TK::KwReplaceable);
+        if (em.redeclare || em.replaceable) {
+            element_redeclaration(em, begin);
+            args.push_back(std::move(em));
             return;
         }
         if (!at(TK::Ident)) fail_expected("the name of an element to modify", "in the modification");
@@ -1022,6 +1038,56 @@ private:
         em.description = string_comment();
         em.range = from(begin);
         args.push_back(std::move(em));
+    }
+
+    // The rest of `redeclare [each] [final] [replaceable] ...` in a modification:
+    // a short class definition or component_clause1 (one declaration), then
+    // a constraining clause when replaceable (Modelica 3.6, A.2.5).
+    void element_redeclaration(ElementModification& em, SourceLocation begin) {
+        em.redeclare = true;
+        if (starts_class_definition()) {
+            auto c = std::make_shared<ClassDef>();
+            SourceLocation cbegin = here();
+            class_definition(*c, em.final, cbegin);
+            em.name.parts.push_back(NamePart{c->name, {}, c->name_range});
+            em.name.range = c->name_range;
+            em.class_def = std::move(c);
+            unsupported("redeclaration of a class", from(begin));
+        } else {
+            auto cc = std::make_shared<ComponentClause>();
+            SourceLocation cbegin = here();
+            cc->prefix = type_prefix();
+            if (!at(TK::Ident) && !at(TK::Dot))
+                fail_expected("the type of the redeclared component", "after 'redeclare'");
+            cc->type_name = name("in the type name");
+            if (at(TK::LBracket)) cc->type_dims = array_subscripts();
+            cc->decls.push_back(component_declaration(cc->type_name));
+            cc->final = em.final;
+            cc->replaceable = em.replaceable;
+            cc->redeclare = true;
+            cc->range = from(cbegin);
+            em.name.parts.push_back(NamePart{cc->decls[0].name, {}, cc->decls[0].name_range});
+            em.name.range = cc->decls[0].name_range;
+            em.description = cc->decls[0].description;
+            em.component = std::move(cc);
+        }
+        if (em.replaceable && at(TK::KwConstrainedby)) em.constraining = constraining_clause();
+        em.range = from(begin);
+    }
+
+    // `.sin(u)`: a global name that is a built-in function (Modelica 3.6,
+    // 3.7: the built-in functions are predefined in the global scope, and
+    // the MSL's Math wrappers call them so) is the built-in itself.
+    static void global_builtin(ComponentRef& ref) {
+        static const std::set<std::string> builtins = {
+            "abs", "sign", "sqrt", "div", "mod", "rem", "ceil", "floor", "integer", "Integer", "String",
+            "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "exp", "log", "log10",
+            "min", "max", "sum", "product", "size", "ndims", "zeros", "ones", "fill", "cat", "identity",
+            "noEvent", "smooth", "homotopy", "pre", "edge", "change", "der", "delay", "sample", "initial",
+            "terminal", "reinit", "assert", "terminate", "semiLinear", "inStream", "actualStream", "cardinality"};
+        if (ref.global && ref.parts.size() == 1 && ref.parts[0].subscripts.empty() &&
+            builtins.count(ref.parts[0].ident))
+            ref.global = false;
     }
 
     // name: ["."] IDENT {"." IDENT}, as a ComponentRef without subscripts.
@@ -1369,6 +1435,7 @@ private:
                 } else if (at(TK::LParen)) {
                     st.kind = StatementKind::Call;
                     st.call = make(ExprKind::Call, b);
+                    global_builtin(ref);
                     st.call->ref = std::move(ref);
                     function_call_args(*st.call);
                     st.call->range = from(b);
@@ -1699,6 +1766,7 @@ private:
             case TK::Dot: {
                 ComponentRef ref = component_reference();
                 auto e = make(at(TK::LParen) ? ExprKind::Call : ExprKind::Ref, begin);
+                if (e->kind == ExprKind::Call) global_builtin(ref);
                 e->ref = std::move(ref);
                 if (e->kind == ExprKind::Call) function_call_args(*e);
                 e->range = from(begin);

@@ -17,8 +17,8 @@ package Lazy "A one-file library whose unused classes hold constructs outside mo
     end while;
   end halve;
 
-  model Configurable "A replaceable component: outside the subset"
-    replaceable Decay d;
+  model Configurable "A class redeclaration: outside the subset"
+    Holder h(redeclare model Part = Decay);
   end Configurable;
 
   function external_gain "External code: outside the subset"

@@ -1,18 +1,22 @@
-// A redeclaration of a replaceable component. Constructs outside the subset
-// are refused class by class as the model uses them: instantiating
-// Redeclare stops at its redeclare, before Spring (with its replaceable) is
-// reached.
+// A redeclaration of a replaceable class (not of a component): outside the
+// subset, refused where it is written, when the model uses the class that
+// holds it.
 // status: flawed
-// expect: flatten-unsupported-construct at 17:12 "redeclare is not supported"
+// expect: flatten-unsupported-construct at 21:12 "redeclaration of a class is not supported"
+model Linear
+  parameter Real k = 1;
+end Linear;
+
 model Spring
-  replaceable Real k = 1;
+  replaceable model Law = Linear;
+  Law law;
   Real x(start = 1);
   Real v(start = 0);
 equation
   der(x) = v;
-  der(v) = -k*x;
+  der(v) = -law.k*x;
 end Spring;
 
 model Redeclare
-  Spring s(redeclare Real k = 2);
+  Spring s(redeclare model Law = Linear(k = 2));
 end Redeclare;

@@ -654,21 +654,74 @@ TEST_F(ParseTest, ElementPrefixesOutsideTheSubsetAreRecorded) {
   redeclare Real d;
   final Real e = 1;
   Base f(redeclare Real g);
+  redeclare model H = K;
+  Base i(redeclare package P = Q);
 end M;
 )");
     ASSERT_TRUE(sink.all().empty()) << diags();
     const ClassDef& m = *t.classes[0];
     EXPECT_TRUE(m.elements[0].component->replaceable);
+    ASSERT_TRUE(m.elements[0].component->constraining);
+    EXPECT_EQ(m.elements[0].component->constraining->name.dotted(), "Real");
     EXPECT_TRUE(m.elements[1].component->inner);
     EXPECT_TRUE(m.elements[2].component->outer);
     EXPECT_TRUE(m.elements[3].component->redeclare);
     EXPECT_TRUE(m.elements[4].component->final);
+    EXPECT_TRUE(m.elements[6].redeclare);
+    // Component redeclarations are in the subset now; inner/outer and class
+    // redeclarations are recorded where they are written.
     std::vector<std::string> what;
     for (const UnsupportedUse& u : t.unsupported)
         what.push_back(u.what + "@" + std::to_string(u.range.begin.line) + ":" +
                        std::to_string(u.range.begin.column));
-    EXPECT_EQ(what, (std::vector<std::string>{"replaceable@2:3", "inner@3:3", "outer@4:3",
-                                              "redeclare@5:3", "redeclare@7:10"}));
+    EXPECT_EQ(what, (std::vector<std::string>{"inner@3:3", "outer@4:3", "redeclaration of a class@8:3",
+                                              "redeclaration of a class@9:10"}));
+}
+
+// `redeclare [each] [final] [replaceable] T x(mods) [constrainedby C(mods)]`
+// in a modification keeps the new declaration, and the comma after it still
+// separates the arguments.
+TEST_F(ParseTest, ComponentRedeclarationsInModificationsAreKept) {
+    const StoredDefinition& t = parse(R"(model M
+  extends Base(redeclare Lib.Sine source(final amplitude = V, f = 2) "the wave", k = 3);
+  Holder h(redeclare final replaceable Lib.Step s[2] constrainedby Lib.Source(offset = 1));
+  replaceable model Law = Linear constrainedby Partial;
+end M;
+)");
+    ASSERT_TRUE(sink.all().empty()) << diags();
+    const ClassDef& m = *t.classes[0];
+    const auto& args = m.elements[0].extends->mod->arguments;
+    ASSERT_EQ(args.size(), 2u);
+    EXPECT_TRUE(args[0].redeclare);
+    ASSERT_TRUE(args[0].component);
+    EXPECT_EQ(args[0].name.dotted(), "source");
+    EXPECT_EQ(args[0].component->type_name.dotted(), "Lib.Sine");
+    EXPECT_EQ(args[0].component->decls.size(), 1u);
+    EXPECT_EQ(args[0].component->decls[0].mod->arguments.size(), 2u);
+    EXPECT_TRUE(args[0].component->decls[0].mod->arguments[0].final);
+    EXPECT_EQ(args[0].description, "the wave");
+    EXPECT_EQ(args[1].name.dotted(), "k");
+    const auto& h = m.elements[1].component->decls[0].mod->arguments;
+    ASSERT_EQ(h.size(), 1u);
+    EXPECT_TRUE(h[0].final && h[0].replaceable && h[0].redeclare);
+    EXPECT_EQ(h[0].component->decls[0].dims.size(), 1u);
+    ASSERT_TRUE(h[0].constraining);
+    EXPECT_EQ(h[0].constraining->name.dotted(), "Lib.Source");
+    ASSERT_TRUE(h[0].constraining->mod);
+    EXPECT_TRUE(m.elements[2].replaceable);
+    ASSERT_TRUE(m.elements[2].constraining);
+    EXPECT_EQ(m.elements[2].constraining->name.dotted(), "Partial");
+    EXPECT_TRUE(t.unsupported.empty());
+}
+
+// `.sin(x)`: a global built-in function name is the built-in itself.
+TEST_F(ParseTest, GlobalBuiltinFunctionNamesLoseTheirDot) {
+    const StoredDefinition& t = parse("model M Real y = .sin(time) + .Lib.f(time); end M;\n");
+    ASSERT_TRUE(sink.all().empty()) << diags();
+    const Expr& sum = *t.classes[0]->elements[0].component->decls[0].mod->binding;
+    EXPECT_FALSE(sum.operands[0]->ref.global);
+    EXPECT_EQ(sum.operands[0]->ref.dotted(), "sin");
+    EXPECT_TRUE(sum.operands[1]->ref.global);
 }
 
 // While loops are part of function bodies; an external clause is kept with
