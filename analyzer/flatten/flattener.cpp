@@ -1451,7 +1451,14 @@ Value Flattener::call_value(const ast::Expr& e, const Ctx& ctx) {
         };
         return pre_of(*r.member);
     }
-    if (fname == "noEvent") return value((nargs(1, 1), arg(0)), ctx);
+    if (fname == "noEvent") {
+        // Its event-generating built-ins are evaluated plainly, with no
+        // crossing function (simulation/event_operators.h).
+        nargs(1, 1);
+        Value v = value(arg(0), ctx);
+        for (ex& x : v.elems) x = mark_no_event(x);
+        return v;
+    }
     if (fname == "smooth") {
         nargs(2, 2);
         return value(arg(1), ctx);

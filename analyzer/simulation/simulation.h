@@ -226,6 +226,10 @@ struct SimulationResult {
     // Empty for the other kind (a guard crossing again as soon as time
     // advances after the last switch).
     std::string chattering_cycle;
+    // Chattering of an event-generating operator (event_operators.h): its
+    // exit guard's text ("sign(x) (x changes sign)"), the flows on both
+    // sides of its switching point pointing across it. Empty otherwise.
+    std::string chattering_operator;
     std::vector<EventRecord> events;        // restart steps, in order
     // Grazing: a guard that came to zero without crossing (a tangency such
     // as -(x - a)^2): no event fires (event_detection.h); each is reported
