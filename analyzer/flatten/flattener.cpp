@@ -2110,7 +2110,8 @@ ConditionPtr Flattener::condition(const ast::Expr& e, const Ctx& ctx) {
             if (fname == "initial" || fname == "terminal") {
                 if (!e.args.empty()) fail(rule::flatten_type_mismatch, e.range, fname + "() takes no arguments");
                 if (fname == "terminal")
-                    fail(rule::flatten_unsupported_construct, e.range, "terminal() is not supported");
+                    fail(rule::flatten_unsupported_construct, e.range,
+                         "terminal() is supported as a when-condition (when terminal() then ...), not here");
                 return make(K::Initial);
             }
             if (fname == "sample") {
@@ -2608,6 +2609,11 @@ void Flattener::when_clause(const std::vector<ast::Branch<ast::Equation>>* eqb,
         else
             triggers.push_back(cond);
         for (const ast::Expr* t : triggers) {
+            // terminal() (Modelica 3.6, 3.7.4.2): true at the final instant only.
+            if (t->kind == ast::ExprKind::Call && t->ref.dotted() == "terminal" && t->args.empty()) {
+                w.terminal = true;
+                continue;
+            }
             ConditionPtr c = fold(condition(*t, ec.ctx));
             if (c->kind == Condition::Kind::Initial)
                 w.initial = true;

@@ -789,6 +789,16 @@ SimulationResult SimulationDriver::run_segments() {
         const SegmentEnd end = integrate_segment();
         if (end.kind == SegmentEnd::Kind::Stopped) return result_;
         if (end.kind == SegmentEnd::Kind::StopTime) {
+            // `when terminal()` clauses fire once, at the stop time (the run's
+            // last instant): their assignments at the final values.
+            const std::map<std::string, double> at = named(*sys_, x_, y_);
+            std::string why;
+            for (const FlatWhen& w : flat_.whens)
+                if (w.terminal && !assign_discrete(w.actions, at, t_, why)) {
+                    finish_values(*sys_, x_, y_);
+                    stop(StopReason::Unsupported, fmt::format("at the stop time t = {:.12g}: {}", t_, why));
+                    return result_;
+                }
             finish_values(*sys_, x_, y_);
             stop(StopReason::StopTime, "");
             return result_;

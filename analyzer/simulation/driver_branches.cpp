@@ -84,6 +84,7 @@ bool SimulationDriver::branch_event(double t_e, const std::vector<std::size_t>& 
     ev.step = 0;
     ev.from = ev.to = mode_;
     ev.from_id = ev.to_id = sys.mode_id();
+    ev.operator_event = true;
     for (std::size_t i : fired) ev.guards.push_back(sys.branch_guard(i).text);
     ev.before = named(sys, x_, y_);
     for (std::size_t i : fired) sys.cross_branch_guard(i);

@@ -178,6 +178,10 @@ struct EventRecord {
     int from = -1, to = -1;
     std::string from_id, to_id;
     std::vector<std::string> guards;        // guard texts of the transitions that fired
+    // An event of event-generating operators alone (event_operators.h): no
+    // transition fires, from == to, the branches are chosen again and the
+    // states carry over; `guards` names the operators.
+    bool operator_event = false;
     std::string verdict, message;           // from the restart callback
     std::map<std::string, double> before;   // left limits
     std::map<std::string, double> after;    // new states and leading variables

@@ -47,6 +47,7 @@ const SimulationResult& expect_run(const testing::FrontEnd& fe, const std::vecto
     EXPECT_EQ(got.size(), expected.size()) << fmt::format("{}", fmt::join(got, ", "));
     for (std::size_t k = 0; k < got.size() && k < expected.size(); ++k) EXPECT_NEAR(got[k], expected[k], tol) << k;
     for (const EventRecord& e : r.events) {
+        EXPECT_TRUE(e.operator_event);
         EXPECT_EQ(e.from, e.to);
         EXPECT_EQ(e.verdict, "continuous");
         for (const std::string& state : r.segments.front().state_names)
@@ -277,6 +278,29 @@ TEST(EventOperators, IntegerOperatorsCorpusModel) {
     EXPECT_NEAR(r.final_values.at("m"), 0.6875, 1e-9);
     EXPECT_NEAR(r.final_values.at("i"), 1.5, 1e-9);
     EXPECT_NEAR(r.final_values.at("r"), 0, 1e-9);
+}
+
+// ---- terminal() ----
+
+TEST(TerminalOperator, WhenTerminalFiresOnceAtTheStopTime) {
+    auto fe = run_corpus("when_terminal.mo");
+    const SimulationResult& r = expect_run(*fe, {0.5, 1});
+    EXPECT_NEAR(r.final_values.at("xEnd"), 2.6, 1e-9);
+    EXPECT_NEAR(r.final_values.at("y"), 1.1, 1e-9);
+    for (const EventRecord& e : r.events) EXPECT_EQ(e.after.at("xEnd"), -1) << "not before the end";
+}
+
+// terminal() outside a when-condition stays refused, with a clear message.
+TEST(TerminalOperator, TerminalElsewhereIsRefused) {
+    testing::FrontEnd fe(R"(model M
+  Real x(start = 0, fixed = true);
+equation
+  der(x) = if terminal() then 1 else 0;
+end M;
+)",
+                         "flatten");
+    EXPECT_TRUE(fe.has("flatten-unsupported-construct")) << fe.diagnostics();
+    EXPECT_NE(fe.diagnostics().find("when-condition"), std::string::npos) << fe.diagnostics();
 }
 
 // ---- metamorphic: abs(x) and its if-expression ----
