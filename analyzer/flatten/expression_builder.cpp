@@ -81,6 +81,16 @@ GiNaC::ex rem_eval(const GiNaC::ex& a, const GiNaC::ex& b) {
     if (x && y && !y->is_zero()) return a - div_eval(a, b) * b;
     return ma_rem(a, b).hold();
 }
+GiNaC::ex noevent_eval(const GiNaC::ex& a) {
+    if (GiNaC::is_a<GiNaC::numeric>(a)) return a;
+    return ma_noevent(a).hold();
+}
+GiNaC::ex noevent_expl_deriv(const GiNaC::ex& a, const GiNaC::symbol& s) { return ma_noevent(a.diff(s)); }
+void noevent_print(const GiNaC::ex& a, const GiNaC::print_context& c) {
+    c.s << "noEvent(";
+    a.print(c);
+    c.s << ")";
+}
 // Piecewise-constant functions have derivative zero almost everywhere.
 GiNaC::ex zero_deriv1(const GiNaC::ex&, unsigned) { return 0; }
 GiNaC::ex zero_deriv2(const GiNaC::ex&, const GiNaC::ex&, unsigned) { return 0; }
@@ -96,6 +106,7 @@ REGISTER_FUNCTION(ma_ceil, eval_func(ceil_eval).derivative_func(zero_deriv1))
 REGISTER_FUNCTION(ma_div, eval_func(div_eval).derivative_func(zero_deriv2))
 REGISTER_FUNCTION(ma_mod, eval_func(mod_eval))
 REGISTER_FUNCTION(ma_rem, eval_func(rem_eval))
+REGISTER_FUNCTION(ma_noevent, eval_func(noevent_eval).expl_derivative_func(noevent_expl_deriv).print_func<GiNaC::print_context>(noevent_print))
 REGISTER_FUNCTION(in_stream, dummy())
 REGISTER_FUNCTION(actual_stream, dummy())
 
@@ -114,6 +125,32 @@ std::optional<Value> Value::element(long k) const {
     auto first = elems.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(k - 1) * stride);
     part.elems.assign(first, first + static_cast<std::ptrdiff_t>(stride));
     return part;
+}
+
+namespace {
+struct NoEventMarker : GiNaC::map_function {
+    GiNaC::ex operator()(const GiNaC::ex& e) override {
+        if (GiNaC::is_a<GiNaC::function>(e)) {
+            const GiNaC::function& f = GiNaC::ex_to<GiNaC::function>(e);
+            const std::string name = f.get_name();
+            if (name == "ma_noevent") return e;
+            static const char* const events[] = {"ma_abs",  "ma_sign", "ma_min", "ma_max", "ma_floor",
+                                                 "ma_ceil", "ma_div",  "ma_mod", "ma_rem"};
+            for (const char* event : events)
+                if (name == event) {
+                    GiNaC::exvector args;
+                    for (std::size_t k = 0; k < e.nops(); ++k) args.push_back(ma_noevent(e.op(k).map(*this)));
+                    return GiNaC::function(f.get_serial(), args);
+                }
+        }
+        return e.map(*this);
+    }
+};
+}  // namespace
+
+GiNaC::ex mark_no_event(const GiNaC::ex& e) {
+    NoEventMarker m;
+    return m(e);
 }
 
 GiNaC::numeric parse_real_literal(const std::string& text) {

@@ -28,9 +28,22 @@ DECLARE_FUNCTION_1P(ma_ceil)
 DECLARE_FUNCTION_2P(ma_div)
 DECLARE_FUNCTION_2P(ma_mod)
 DECLARE_FUNCTION_2P(ma_rem)
+// noEvent marker (Modelica 3.6, 3.7.4): the flattener wraps each argument
+// of an event-generating built-in written inside noEvent(...) (abs(x) ->
+// abs(ma_noevent(x))), so that the simulation evaluates that occurrence
+// plainly, with no crossing function (simulation/event_operators.h). It is
+// the identity everywhere else: it folds on numbers and its derivative keeps
+// the mark (d/dt ma_noevent(u) = ma_noevent(du/dt)), so the sign() that index
+// reduction brings from a marked abs() is marked as well.
+DECLARE_FUNCTION_1P(ma_noevent)
 // Placeholders until the connection sets are known (connections.h).
 DECLARE_FUNCTION_1P(in_stream)
 DECLARE_FUNCTION_1P(actual_stream)
+
+// `e` with every argument of its event-generating built-ins (abs, sign, min,
+// max, floor, ceil, div, mod, rem; integer() is floor) wrapped in ma_noevent:
+// the value of noEvent(e).
+GiNaC::ex mark_no_event(const GiNaC::ex& e);
 
 struct Value {
     std::vector<std::size_t> dims;  // empty: scalar

@@ -125,6 +125,7 @@ struct WhenAction {
 struct FlatWhen {
     std::vector<ConditionPtr> triggers;  // `when {c1, c2}` has two; fires on any rising edge
     bool initial = false;                // `when initial()`
+    bool terminal = false;               // `when terminal()`: fires once, at the end of the simulation
     std::vector<WhenAction> actions;
     int chain = 0;       // when/elsewhen chain id
     int priority = 0;    // 0 for `when`, 1.. for each `elsewhen` of the chain

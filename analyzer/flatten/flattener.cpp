@@ -1706,7 +1706,14 @@ Value Flattener::call_value(const ast::Expr& e, const Ctx& ctx) {
         };
         return pre_of(*r.member);
     }
-    if (fname == "noEvent") return value((nargs(1, 1), arg(0)), ctx);
+    if (fname == "noEvent") {
+        // Its event-generating built-ins are evaluated plainly, with no
+        // crossing function (simulation/event_operators.h).
+        nargs(1, 1);
+        Value v = value(arg(0), ctx);
+        for (ex& x : v.elems) x = mark_no_event(x);
+        return v;
+    }
     if (fname == "smooth") {
         nargs(2, 2);
         return value(arg(1), ctx);
@@ -2358,7 +2365,8 @@ ConditionPtr Flattener::condition(const ast::Expr& e, const Ctx& ctx) {
             if (fname == "initial" || fname == "terminal") {
                 if (!e.args.empty()) fail(rule::flatten_type_mismatch, e.range, fname + "() takes no arguments");
                 if (fname == "terminal")
-                    fail(rule::flatten_unsupported_construct, e.range, "terminal() is not supported");
+                    fail(rule::flatten_unsupported_construct, e.range,
+                         "terminal() is supported as a when-condition (when terminal() then ...), not here");
                 return make(K::Initial);
             }
             if (fname == "sample") {
@@ -2894,6 +2902,11 @@ void Flattener::when_clause(const std::vector<ast::Branch<ast::Equation>>* eqb,
         else
             triggers.push_back(cond);
         for (const ast::Expr* t : triggers) {
+            // terminal() (Modelica 3.6, 3.7.4.2): true at the final instant only.
+            if (t->kind == ast::ExprKind::Call && t->ref.dotted() == "terminal" && t->args.empty()) {
+                w.terminal = true;
+                continue;
+            }
             ConditionPtr c = fold(condition(*t, ec.ctx));
             if (c->kind == Condition::Kind::Initial)
                 w.initial = true;

@@ -37,7 +37,7 @@ bool fixed_start(const FlatModel& flat, const GiNaC::symbol& s) {
 }
 
 // Initial states and leading variables of a mode (see simulation.h).
-bool initial_values(const FlatModel& flat, const ModeStructure& st, const ModeSystem& sys, bool initial_mode, double t0,
+bool initial_values(const FlatModel& flat, const ModeStructure& st, ModeSystem& sys, bool initial_mode, double t0,
                     const std::map<std::string, double>& given, std::vector<double>& x, std::vector<double>& y,
                     std::string& why) {
     GiNaC::exmap fixed;
@@ -122,7 +122,7 @@ bool initial_values(const FlatModel& flat, const ModeStructure& st, const ModeSy
         }
     }
     y = lead;
-    if (!sys.solve_leading(t0, x.data(), y.data())) {
+    if (!sys.solve_with_branches(t0, x.data(), y.data())) {
         why = fmt::format("the index-reduced equations of mode '{}' cannot be solved at the initial states",
                           sys.mode_id());
         return false;
@@ -407,7 +407,12 @@ SimulationDriver::SegmentEnd SimulationDriver::integrate_segment() {
     sim::CrossingOptions co;
     co.time_tolerance = o_.event_time_tolerance;
     co.zero_tolerance = o_.guard_zero_tolerance;
-    bool needs_interpolant = !sys->guards().empty(), point_asserts = false;
+    const std::size_t guard_count = sys->guards().size(), branch_count = sys->branch_guard_count();
+    std::vector<bool> branch_armed(branch_count);
+    for (std::size_t i = 0; i < branch_count; ++i)
+        branch_armed[i] = sys->branch_guard_value(i, t, x.data()) < -o_.guard_zero_tolerance;
+    std::vector<std::size_t> fired_branches;
+    bool needs_interpolant = guard_count + branch_count > 0, point_asserts = false;
     for (const sim::AssertCheck& a : sys->asserts()) {
         needs_interpolant = needs_interpolant || a.on_interpolant;
         point_asserts = point_asserts || (!a.on_interpolant && a.unsupported.empty());
@@ -447,9 +452,24 @@ SimulationDriver::SegmentEnd SimulationDriver::integrate_segment() {
             return {};
         }
         const sim::StatePolynomial* poly = needs_interpolant ? &integ.interpolant() : nullptr;
-        if (!sys->guards().empty()) {
+        if (guard_count + branch_count > 0) {
             const sim::StatePolynomial& p = *poly;
             crossings.clear();
+            // The exit guards of the operators' branches (numbered after the guards).
+            for (std::size_t i = 0; i < branch_count; ++i) {
+                sim::CrossingResult r = sim::first_upward_crossing(p, sys->branch_guard_function(i), p.t0, p.t1,
+                                                                   branch_armed[i], co, work_);
+                seg.event_search_enclosures += r.enclosures;
+                branch_armed[i] = r.armed;
+                if (r.exhausted) {
+                    result_.messages.push_back(fmt::format(
+                        "event search for {} gave up in [{:.12g}, {:.12g}] (work limit): crossings there may be missed",
+                        sys->branch_guard(i).text, p.t0, p.t1));
+                    result_.searches_gave_up.push_back(
+                        {p.t0, p.t1, false, sys->branch_guard(i).text, sys->mode_id(), -1, SourceRange{}});
+                }
+                if (r.found) crossings.emplace_back(r.time, guard_count + i);
+            }
             for (std::size_t g = 0; g < sys->guards().size(); ++g) {
                 sim::CrossingResult r =
                     sim::first_upward_crossing(p, sys->guard_function(g), p.t0, p.t1, armed[g], co, work_);
@@ -505,7 +525,7 @@ SimulationDriver::SegmentEnd SimulationDriver::integrate_segment() {
                 t_e = crossings.front().first;
                 const double window = o_.simultaneity * std::max(1.0, std::fabs(t_e));
                 for (const auto& [tc, g] : crossings)
-                    if (tc <= t_e + window) fired.push_back(g);
+                    if (tc <= t_e + window) (g < guard_count ? fired : fired_branches).push_back(g < guard_count ? g : g - guard_count);
                 event = true;
             }
         }
@@ -539,6 +559,7 @@ SimulationDriver::SegmentEnd SimulationDriver::integrate_segment() {
     out.kind = SegmentEnd::Kind::Event;
     out.time = t_e;
     out.fired = fired;
+    out.branches = fired_branches;
     t_ = t_e;
     return out;
 }
@@ -736,6 +757,14 @@ bool SimulationDriver::initialize() {
     }
     for (int m : tried) result_.initial_modes.push_back(modes_.modes[static_cast<std::size_t>(m)].id);
     t_ = t0;
+    std::string why;
+    if (!settle_branches(t0, why)) {
+        finish_values(*sys_, x_, y_);
+        result_.chattering = !result_.chattering_operator.empty();
+        if (result_.chattering) result_.zeno_time = t0;
+        stop(result_.chattering ? StopReason::Zeno : StopReason::SolverFailure, "initialization: " + why);
+        return false;
+    }
     return true;
 }
 
@@ -760,11 +789,29 @@ SimulationResult SimulationDriver::run_segments() {
         const SegmentEnd end = integrate_segment();
         if (end.kind == SegmentEnd::Kind::Stopped) return result_;
         if (end.kind == SegmentEnd::Kind::StopTime) {
+            // `when terminal()` clauses fire once, at the stop time (the run's
+            // last instant): their assignments at the final values.
+            const std::map<std::string, double> at = named(*sys_, x_, y_);
+            std::string why;
+            for (const FlatWhen& w : flat_.whens)
+                if (w.terminal && !assign_discrete(w.actions, at, t_, why)) {
+                    finish_values(*sys_, x_, y_);
+                    stop(StopReason::Unsupported, fmt::format("at the stop time t = {:.12g}: {}", t_, why));
+                    return result_;
+                }
             finish_values(*sys_, x_, y_);
             stop(StopReason::StopTime, "");
             return result_;
         }
-        if (!handle_instant(end.time, end.fired)) return result_;
+        if (end.fired.empty()) {
+            if (!branch_event(end.time, end.branches)) return result_;
+        } else {
+            // Operator branches crossing at the instant of a transition:
+            // crossed first, the transition's restart then chooses the new
+            // mode's branches at its restart values.
+            for (std::size_t i : end.branches) sys_->cross_branch_guard(i);
+            if (!handle_instant(end.time, end.fired)) return result_;
+        }
         instant_times_.push_back(end.time);
         ZenoCheck z = check_zeno(instant_times_, o_, stop_time_);
         if (z.zeno) {

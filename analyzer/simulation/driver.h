@@ -61,7 +61,18 @@ private:
         enum class Kind { Stopped, StopTime, Event } kind = Kind::Stopped;
         double time = 0;
         std::vector<std::size_t> fired;  // guards of the mode (ModeSystem::guards) that fire
+        std::vector<std::size_t> branches;  // exit guards of operator branches (ModeSystem::branch_guard) that fire
     };
+    // ---- event-generating operators (driver_branches.cpp, event_operators.h) ----
+    // Exit guards at their surface with the flow pointing across them (or
+    // already positive) at the current point: their branches move across,
+    // until none does. False with `why` when the choices cycle (both sides'
+    // flows point across the surface: a sliding motion) or do not settle.
+    bool settle_branches(double t, std::string& why);
+    // An event of operator branches alone (no transition fires): the
+    // branches cross, the states carry over, the leading variables are
+    // solved again; recorded as a continuous event in the same mode.
+    bool branch_event(double t_e, const std::vector<std::size_t>& fired);
     SegmentEnd integrate_segment();
     bool handle_instant(double t_e, std::vector<std::size_t> fired);
     // One restart step from the current mode at t_e for the guards `fired`;

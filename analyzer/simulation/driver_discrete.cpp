@@ -139,8 +139,9 @@ SimulationDriver::Clock& SimulationDriver::clock(const Transition& tr) {
 std::vector<double> SimulationDriver::parameter_values_of(const ModeSystem& sys) {
     std::vector<double> v;
     for (const ModeSystem::ParameterSource& p : sys.parameter_sources())
-        v.push_back(p.variable >= 0 ? discrete_.at(static_cast<std::size_t>(p.variable))
-                                    : clock(modes_.transitions.at(static_cast<std::size_t>(p.transition))).next());
+        v.push_back(p.branch >= 0     ? sys.branch_parameter(static_cast<std::size_t>(p.branch))
+                    : p.variable >= 0 ? discrete_.at(static_cast<std::size_t>(p.variable))
+                                      : clock(modes_.transitions.at(static_cast<std::size_t>(p.transition))).next());
     return v;
 }
 void SimulationDriver::add_discrete(std::map<std::string, double>& m) const {

@@ -153,7 +153,7 @@ bool SimulationDriver::restart_step(double t_e, const std::vector<std::size_t>& 
     double scale = 1;
     for (double v : xn) scale = std::max(scale, std::fabs(v));
     const double residual = next.constraint_residual(t_e, xn.data());
-    if (!(residual <= 1e-8 * scale) || !next.solve_leading(t_e, xn.data(), yn.data())) {
+    if (!(residual <= 1e-8 * scale) || !next.solve_with_branches(t_e, xn.data(), yn.data())) {
         ev.after = named(next, xn, yn);
         result_.events.push_back(ev);
         stop(StopReason::Inadmissible,
@@ -190,6 +190,12 @@ bool SimulationDriver::handle_instant(double t_e, std::vector<std::size_t> fired
         }
         if (!restart_step(t_e, fired, left, instant, step)) return false;
         std::string why;
+        if (!settle_branches(t_e, why)) {
+            result_.chattering = !result_.chattering_operator.empty();
+            if (result_.chattering) result_.zeno_time = t_e;
+            stop(result_.chattering ? StopReason::Zeno : StopReason::SolverFailure, fmt::format("at t = {:.12g} in mode '{}': {}", t_e, sys_->mode_id(), why));
+            return false;
+        }
         fired = firing_at_restart(t_e, left, fired_clauses, why);
         if (!why.empty()) {
             stop(StopReason::SolverFailure, fmt::format("at t = {:.12g} in mode '{}': {}", t_e, sys_->mode_id(), why));

@@ -234,7 +234,18 @@ ModeSystem::ModeSystem(const FlatModel& flat, const ModeSet& modes, int mode_ind
 
     // F_DOWN and its Jacobians.
     std::vector<ex> down, fy, fx;
-    for (const CompletedEquation& c : structure.reduced) down.push_back(c.residual.subs(params, kExactSubs));
+    // The event-generating operators are frozen into branch parameters
+    // (event_operators.h), appended to the parameters as they appear.
+    auto add_branch_parameters = [&] {
+        for (std::size_t j = branch_slot_.size(); j < events_.parameters().size(); ++j) {
+            branch_slot_.push_back(parameters_.size());
+            parameters_.push_back(events_.parameters()[j]);
+            parameter_sources_.push_back(ParameterSource{-1, -1, static_cast<int>(j)});
+        }
+    };
+    for (const CompletedEquation& c : structure.reduced)
+        down.push_back(events_.freeze(c.residual.subs(params, kExactSubs)));
+    add_branch_parameters();
     affine_ = true;
     constant_ = true;
     const SymbolIndex leading_index = index_of(leading_), state_index = index_of(states_);
@@ -264,9 +275,10 @@ ModeSystem::ModeSystem(const FlatModel& flat, const ModeSet& modes, int mode_ind
     // F_UP and its Jacobian.
     std::vector<ex> up, upx;
     for (const CompletedEquation& c : structure.consistency) {
-        ex e = c.residual.subs(params, kExactSubs);
+        ex e = events_.freeze(c.residual.subs(params, kExactSubs));
         if (!e.expand().is_zero()) up.push_back(e);  // an alias condition itself holds identically now
     }
+    add_branch_parameters();
     up_rows_ = up.size();
     for (const ex& e : up) up_moving_ = up_moving_ || e.has(flat.symbols.time());
     for (std::size_t i = 0; i < up.size(); ++i)
@@ -326,6 +338,27 @@ ModeSystem::ModeSystem(const FlatModel& flat, const ModeSet& modes, int mode_ind
             g.unsupported = err.what();
         }
         guards_.push_back(std::move(g));
+    }
+
+    // The exit guards of the operators' branches, in the states like the
+    // guards; and the branches' plain arguments, for a choice at a point.
+    branch_guards_ = events_.exit_guards();
+    for (const BranchGuard& bg : branch_guards_) {
+        ex e = bg.expression;
+        bool implicit = false;
+        if (!positions_in(e, leading_index).empty()) {
+            if (affine_ && !solve_symbolically().empty()) e = e.subs(solve_symbolically(), kExactSubs).expand();
+            else implicit = true;
+        }
+        std::vector<GiNaC::symbol> inputs = implicit ? down_inputs : states_;
+        if (!implicit) inputs.push_back(flat.symbols.time());
+        branch_tapes_.emplace_back(inputs, parameters_, std::vector<std::vector<ex>>{{e}});
+        branch_implicit_.push_back(implicit);
+    }
+    {
+        std::vector<ex> arguments;
+        for (const Branch& b : events_.branches()) arguments.push_back(b.plain);
+        if (!arguments.empty()) branch_arguments_ = Tape(down_inputs, parameters_, {arguments});
     }
 
     // Asserts of this mode.
@@ -415,6 +448,19 @@ ModeSystem::ModeSystem(const FlatModel& flat, const ModeSet& modes, int mode_ind
         else if (g.implicit) guard_functions_.push_back(std::make_unique<ImplicitFunction>(*this, g.tape));
         else guard_functions_.push_back(std::make_unique<TapeFunction>(g.tape));
     }
+    for (std::size_t i = 0; i < branch_tapes_.size(); ++i) {
+        if (branch_implicit_[i]) branch_functions_.push_back(std::make_unique<ImplicitFunction>(*this, branch_tapes_[i]));
+        else branch_functions_.push_back(std::make_unique<TapeFunction>(branch_tapes_[i]));
+    }
+    parameter_values_.assign(parameters_.size(), 0.0);
+    for (std::size_t b = 0; b < events_.branches().size(); ++b) {
+        // Until chosen: the side +1, the integer 0 with its region.
+        const Branch& br = events_.branches()[b];
+        std::vector<double> p(EventOperators::parameter_count(br.kind));
+        EventOperators::choose(br.kind, 0.5, p.data());
+        for (std::size_t k = 0; k < p.size(); ++k) parameter_values_[branch_slot_[br.first + k]] = p[k];
+    }
+    apply_parameters();
     for (const AssertCheck& c : asserts_) {
         if (!c.on_interpolant) assert_functions_.push_back(nullptr);
         else if (c.implicit) assert_functions_.push_back(std::make_unique<ImplicitFunction>(*this, c.tape));
@@ -445,11 +491,89 @@ ModeSystem::ModeSystem(const FlatModel& flat, const ModeSet& modes, int mode_ind
 
 void ModeSystem::set_parameters(const std::vector<double>& values) {
     MODEAUDIT_ASSERT(values.size() == parameters_.size(), "wrong number of parameter values for mode " + mode_id_);
+    parameter_values_ = values;
+    apply_parameters();
+}
+
+double ModeSystem::branch_parameter(std::size_t j) const {
+    const std::size_t slot = branch_slot_.at(j);
+    return slot < parameter_values_.size() ? parameter_values_[slot] : 0.0;
+}
+
+double ModeSystem::branch_guard_value(std::size_t i, double t, const double* x) const {
+    std::vector<double>& in = up_in_;  // states, time
+    std::copy(x, x + states_.size(), in.begin());
+    in[states_.size()] = t;
+    double v = 0;
+    branch_functions_.at(i)->at(in.data(), &v);
+    return v;
+}
+
+bool ModeSystem::choose_branches(double t, const double* x, const double* y) {
+    if (events_.branches().empty()) return false;
+    const std::size_t n = states_.size(), m = leading_.size();
+    std::vector<double> in(n + m + 1), out(events_.branches().size());
+    std::copy(x, x + n, in.begin());
+    std::copy(y, y + m, in.begin() + static_cast<std::ptrdiff_t>(n));
+    in[n + m] = t;
+    branch_arguments_.evaluate(in.data(), out.data());
+    bool changed = false;
+    for (std::size_t b = 0; b < out.size(); ++b) {
+        const Branch& br = events_.branches()[b];
+        if (!std::isfinite(out[b])) continue;  // keeps its choice
+        std::vector<double> p(EventOperators::parameter_count(br.kind));
+        EventOperators::choose(br.kind, out[b], p.data());
+        for (std::size_t k = 0; k < p.size(); ++k) {
+            double& v = parameter_values_[branch_slot_[br.first + k]];
+            changed = changed || v != p[k];
+            v = p[k];
+        }
+    }
+    if (changed) apply_parameters();
+    return changed;
+}
+
+void ModeSystem::cross_branch_guard(std::size_t i) {
+    const BranchGuard& bg = branch_guards_.at(i);
+    const Branch& br = events_.branches()[bg.branch];
+    std::vector<double> p(EventOperators::parameter_count(br.kind));
+    for (std::size_t k = 0; k < p.size(); ++k) p[k] = parameter_values_[branch_slot_[br.first + k]];
+    EventOperators::cross(br.kind, bg.upper, p.data());
+    for (std::size_t k = 0; k < p.size(); ++k) parameter_values_[branch_slot_[br.first + k]] = p[k];
+    apply_parameters();
+}
+
+std::vector<double> ModeSystem::branch_choices() const {
+    std::vector<double> out;
+    for (std::size_t slot : branch_slot_) out.push_back(parameter_values_[slot]);
+    return out;
+}
+
+void ModeSystem::set_branch_choices(const std::vector<double>& choices) {
+    for (std::size_t j = 0; j < branch_slot_.size() && j < choices.size(); ++j)
+        parameter_values_[branch_slot_[j]] = choices[j];
+    apply_parameters();
+}
+
+bool ModeSystem::solve_with_branches(double t, const double* x, double* y) {
+    if (events_.branches().empty()) return solve_leading(t, x, y);
+    choose_branches(t, x, y);
+    for (int round = 0; round < 8; ++round) {
+        if (!solve_leading(t, x, y)) return false;
+        if (!choose_branches(t, x, y)) return true;
+    }
+    return solve_leading(t, x, y);
+}
+
+void ModeSystem::apply_parameters() {
+    const std::vector<double>& values = parameter_values_;
     // A guard tape compiled before a sampled guard added its parameter has
     // fewer; every tape's parameters are a prefix of parameters_.
     auto set = [&](Tape& t) {
         if (t.parameter_count() > 0) t.set_parameters(values.data());
     };
+    for (Tape& t : branch_tapes_) set(t);
+    set(branch_arguments_);
     set(down_);
     set(up_);
     set(explicit_);

@@ -55,6 +55,7 @@
 #include "modes/modes.h"
 #include "simulation/dense.h"
 #include "simulation/event_detection.h"
+#include "simulation/event_operators.h"
 #include "simulation/tape.h"
 #include "structure/structure.h"
 
@@ -154,9 +155,14 @@ public:
     // FlatModel::variables index), and for a sampled guard the next instant
     // of its clock (transition >= 0, a ModeSet::transitions index). The
     // simulation sets them before integrating a segment (0 until then).
+    // A branch parameter of an event-generating operator (event_operators.h)
+    // has branch >= 0 (an index into the operators' parameters): its value is
+    // the system's own (branch_parameter), chosen by choose_branches and
+    // cross_branch_guard.
     struct ParameterSource {
         int variable = -1;
         int transition = -1;
+        int branch = -1;
     };
     const std::vector<ParameterSource>& parameter_sources() const { return parameter_sources_; }
     void set_parameters(const std::vector<double>& values);
@@ -178,6 +184,25 @@ public:
     void set_leading_guess(const double* y) const;
     // Solves F_DOWN from that warm start (updating it on success).
     bool solve_leading_from_guess(double t, const double* x, double* y) const;
+
+    // ---- event-generating operators (event_operators.h) ----
+    const EventOperators& event_operators() const { return events_; }
+    double branch_parameter(std::size_t j) const;
+    std::size_t branch_guard_count() const { return branch_guards_.size(); }
+    const BranchGuard& branch_guard(std::size_t i) const { return branch_guards_[i]; }
+    const StateFunction& branch_guard_function(std::size_t i) const { return *branch_functions_.at(i); }
+    double branch_guard_value(std::size_t i, double t, const double* x) const;
+    // Every branch chosen from its argument at (t, x, y) (y: the leading
+    // variables); true when a choice changed.
+    bool choose_branches(double t, const double* x, const double* y);
+    // The branch of exit guard i moved across it.
+    void cross_branch_guard(std::size_t i);
+    // The current choices (k, lo, hi or s per branch), for comparisons.
+    std::vector<double> branch_choices() const;
+    void set_branch_choices(const std::vector<double>& choices);
+    // solve_leading with the branches chosen at the solution: choose at
+    // (x, y), solve, again until the choices settle (a few rounds).
+    bool solve_with_branches(double t, const double* x, double* y);
 
     const std::vector<Guard>& guards() const { return guards_; }
     // Guard g as a function of the states and time (a TapeFunction, or an
@@ -201,6 +226,7 @@ public:
     Truth assert_truth_over(std::size_t k, const FastInterval* margins) const;
 
 private:
+    void apply_parameters();
     // dF_DOWN/dy (m x m, row-major, mat sized m * m) from the outputs of
     // down_ (points, or intervals inside a RoundingScope).
     template <class T>
@@ -241,6 +267,14 @@ private:
     std::vector<ParameterSource> parameter_sources_;
     std::vector<Guard> guards_;
     std::vector<AssertCheck> asserts_;
+    std::vector<double> parameter_values_;
+    EventOperators events_;
+    std::vector<std::size_t> branch_slot_;  // operator parameter j -> its index in parameters_
+    std::vector<BranchGuard> branch_guards_;
+    std::vector<Tape> branch_tapes_;         // per exit guard (inputs as a Guard's)
+    std::vector<bool> branch_implicit_;
+    std::vector<std::unique_ptr<StateFunction>> branch_functions_;
+    Tape branch_arguments_;                  // inputs: states, leading, time; output b: branch b's plain argument
     std::vector<std::unique_ptr<StateFunction>> guard_functions_, assert_functions_;  // null: not on the interpolant
     std::map<int, std::int64_t> mode_variable_values_;  // flat variable -> its value in this mode
     // Scratch space, so that no evaluation allocates (one system per thread).

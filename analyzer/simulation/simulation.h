@@ -184,6 +184,10 @@ struct EventRecord {
     int from = -1, to = -1;
     std::string from_id, to_id;
     std::vector<std::string> guards;        // guard texts of the transitions that fired
+    // An event of event-generating operators alone (event_operators.h): no
+    // transition fires, from == to, the branches are chosen again and the
+    // states carry over; `guards` names the operators.
+    bool operator_event = false;
     std::string verdict, message;           // from the restart callback
     std::map<std::string, double> before;   // left limits
     std::map<std::string, double> after;    // new states and leading variables
@@ -233,6 +237,10 @@ struct SimulationResult {
     // Empty for the other kind (a guard crossing again as soon as time
     // advances after the last switch).
     std::string chattering_cycle;
+    // Chattering of an event-generating operator (event_operators.h): its
+    // exit guard's text ("sign(x) (x changes sign)"), the flows on both
+    // sides of its switching point pointing across it. Empty otherwise.
+    std::string chattering_operator;
     std::vector<EventRecord> events;        // restart steps, in order
     // Grazing: a guard that came to zero without crossing (a tangency such
     // as -(x - a)^2): no event fires (event_detection.h); each is reported

@@ -385,6 +385,7 @@ private:
             static const std::map<std::string, Tape::Op> binary_functions{
                 {"atan2", Tape::Op::Atan2}, {"ma_min", Tape::Op::Min}, {"ma_max", Tape::Op::Max},
                 {"ma_div", Tape::Op::IntDiv}, {"ma_mod", Tape::Op::Mod}, {"ma_rem", Tape::Op::Rem}};
+            if (name == "ma_noevent" && e.nops() == 1) return node(e.op(0));  // a mark, no operation
             if (auto u = unary.find(name); u != unary.end() && e.nops() == 1) return emit(u->second, node(e.op(0)));
             if (auto bf = binary_functions.find(name); bf != binary_functions.end() && e.nops() == 2)
                 return emit(bf->second, node(e.op(0)), node(e.op(1)));

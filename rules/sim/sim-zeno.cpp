@@ -22,6 +22,16 @@ void check_sim_zeno(const FlatModel& flat, const SimulationResult& r, Diagnostic
                      "or hysteresis between the guards"});
         return;
     }
+    if (r.chattering && !r.chattering_operator.empty()) {
+        sink.report(rule::sim_zeno, flat.range,
+                    fmt::format("an event-generating operator chatters: at t = {:.12g} {} is at its switching point "
+                                "and the flows on both sides point across it (a sliding motion, not an accumulation "
+                                "of events)",
+                                r.zeno_time.value_or(r.end_time), r.chattering_operator),
+                    {"the model needs the motion at the switching point (a sliding mode with its own equations), "
+                     "hysteresis, or noEvent() if the integrator may step across it"});
+        return;
+    }
     if (r.chattering) {
         sink.report(rule::sim_zeno, flat.range,
                     fmt::format("the modes chatter: right after the event at t = {:.12g} the new mode's guard is "
