@@ -350,7 +350,7 @@ SimulationDriver::SegmentEnd SimulationDriver::integrate_segment() {
     check_asserts(seg, *sys, nullptr, nullptr, t, t, x, y);
     seg.max_drift = sys->constraint_residual(t, x.data());
     sample(t, x);
-    std::vector<bool> armed, on_surface;
+    std::vector<bool> armed, on_surface, start_touch;
     // Grazing is reported for a guard once it has left its surface: one at
     // zero at the restart that opened the segment stays near zero for a
     // while, which is no touch. It has left once a step ends with it below
@@ -382,6 +382,13 @@ SimulationDriver::SegmentEnd SimulationDriver::integrate_segment() {
             for (const std::string& text : result_.events.back().guards)
                 fired_before = fired_before || text == sys->guards()[g].text;
         on_surface.push_back(!result_.events.empty() && !fired_before && std::fabs(v) <= o_.guard_zero_tolerance);
+        // At the start of the run: a guard at zero (a relation at its
+        // boundary, as a diode's s = 0 when a sine source starts at 0) is
+        // decided by the flow. If it is positive at the end of the first
+        // step without having been negative, the flow points out of the
+        // mode: its transition fires at the start time, not a period later
+        // when the guard next crosses from below.
+        start_touch.push_back(result_.events.empty() && !sampled && std::fabs(v) <= o_.guard_zero_tolerance);
     }
     try {
         integ.start(t, x, y, stop_time);
@@ -491,6 +498,13 @@ SimulationDriver::SegmentEnd SimulationDriver::integrate_segment() {
                          tr >= 0 ? modes_.transitions[static_cast<std::size_t>(tr)].range : SourceRange{}});
                 }
                 if (r.found) crossings.emplace_back(r.time, g);
+                if (start_touch[g]) {
+                    start_touch[g] = false;  // decided on the first step
+                    surface_x_.resize(p.n);
+                    p.value(p.t1, surface_x_.data());
+                    if (!r.found && !armed[g] && sys->guard_value(g, p.t1, surface_x_.data()) > o_.guard_zero_tolerance)
+                        crossings.emplace_back(p.t0, g);
+                }
                 if (!departed[g]) {
                     surface_x_.resize(p.n);
                     p.value(p.t1, surface_x_.data());

@@ -7,6 +7,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <fstream>
+#include <sstream>
 
 #include "support/front_end.h"
 
@@ -139,6 +141,40 @@ TEST(EventIteration, AssertHoldingWithEqualityAtTheModeExitIsNoViolation) {
     EXPECT_LT(std::fabs(r.segments[0].asserts[0].min_margin), 1e-12);
     EXPECT_NEAR(r.final_values.at("x"), k / (6 * m) * std::pow(5 - t1, 3), 1e-9);
     for (const Diagnostic& d : fe->state.sink.all()) EXPECT_NE(d.rule, "sim-assert-violated") << d.message;
+}
+
+// A relation at its boundary at the start is decided by the flow. The
+// library's diode idiom with s(start = 0) beside a sine source that starts
+// at 0: s = 0, so the initial mode off = true holds to round-off, but the
+// source drives s positive at once. The diode must conduct from t = 0 (an
+// event at the start time), not block until the guard next crosses from
+// below a period later. Metamorphic: the same circuit started in the
+// conducting mode (corpus model, s(start = 1e-3)) gives the same later
+// events and final values.
+TEST(EventIteration, AGuardAtZeroAtTheStartFiresWhenTheFlowPointsOut) {
+    std::ifstream in(std::string(MODEAUDIT_SOURCE_DIR) + "/corpus/good/halfwave_rectifier.mo");
+    std::ostringstream text;
+    text << in.rdbuf();
+    const std::string conducting = text.str();
+    std::string at_zero = conducting;
+    const std::string from = "IdealDiode D(s(start = 1e-3))";
+    ASSERT_NE(at_zero.find(from), std::string::npos);
+    at_zero.replace(at_zero.find(from), from.size(), "IdealDiode D(s(start = 0), off(start = true))");
+    testing::FrontEnd a(conducting, "simulation"), b(at_zero, "simulation");
+    ASSERT_TRUE(a.state.simulation && b.state.simulation) << a.diagnostics() << b.diagnostics();
+    const SimulationResult& ra = *a.state.simulation;
+    const SimulationResult& rb = *b.state.simulation;
+    EXPECT_EQ(rb.stopped_because, StopReason::StopTime) << first_message(rb);
+    ASSERT_GE(rb.events.size(), 2u);
+    EXPECT_EQ(rb.events[0].time, 0.0);
+    EXPECT_EQ(rb.events[0].from_id, "D.off=true");
+    EXPECT_EQ(rb.events[0].to_id, "D.off=false");
+    ASSERT_EQ(rb.events.size(), ra.events.size() + 1);
+    for (std::size_t k = 0; k < ra.events.size(); ++k) {
+        EXPECT_NEAR(rb.events[k + 1].time, ra.events[k].time, 1e-9) << k;
+        EXPECT_EQ(rb.events[k + 1].to_id, ra.events[k].to_id) << k;
+    }
+    EXPECT_NEAR(rb.final_values.at("C.v"), ra.final_values.at("C.v"), 1e-8);
 }
 
 }  // namespace
