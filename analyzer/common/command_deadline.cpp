@@ -15,18 +15,13 @@ namespace modeaudit {
 namespace {
 
 std::atomic<const char*> stage_name{nullptr};
-std::atomic<std::size_t> stage_length{0};
 
 // Exit 2: a limit was reached (the "Limits" group of the help).
 constexpr int kLimitExit = 2;
 
 }  // namespace
 
-void set_current_stage(std::string_view name) {
-    stage_length.store(0);
-    stage_name.store(name.data());
-    stage_length.store(name.size());
-}
+void set_current_stage(const char* name) { stage_name.store(name); }
 
 void start_command_deadline(double seconds) {
     if (!(seconds > 0)) return;
@@ -35,8 +30,7 @@ void start_command_deadline(double seconds) {
         std::this_thread::sleep_until(deadline);
         kill_child_groups();
         const char* name = stage_name.load();
-        const std::size_t length = stage_length.load();
-        const std::string where = name && length ? fmt::format(" (in stage {})", std::string_view(name, length)) : "";
+        const std::string where = name ? fmt::format(" (in stage {})", name) : "";
         const std::string message = fmt::format(
             "modeaudit: error: the command ran longer than the wall-time limit of {:g} s{}; it was stopped and "
             "wrote no further output [limit-exceeded]\n  note: the limit is set by --max-time; raise it if the "

@@ -12,15 +12,14 @@
 // removed by the next report into that folder.
 #pragma once
 
-#include <string_view>
-
 namespace modeaudit {
 
 // Starts the watchdog; `seconds` <= 0 means no limit. Once per process.
 void start_command_deadline(double seconds);
 
-// The stage the message names when the deadline passes (a string with
-// static storage: a stage's name).
-void set_current_stage(std::string_view name);
+// The stage the message names when the deadline passes: a NUL-terminated
+// string with static storage (a stage's name, a literal), published with
+// one atomic store so that the watchdog never reads half of an update.
+void set_current_stage(const char* name);
 
 }  // namespace modeaudit

@@ -213,7 +213,7 @@ namespace {
 // stops there.
 StageOutcome run_within_limits(const Stage& st, PipelineState& state, const RunOptions& options) {
     ExpressionLimitScope expression_limit(options.max_expression_terms);
-    set_current_stage(st.name);
+    set_current_stage(st.name.data());  // kStages' names are literals
     try {
         return st.run(state, options);
     } catch (const LimitExceeded& e) {
