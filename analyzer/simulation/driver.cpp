@@ -29,6 +29,13 @@ double start_value(const FlatModel& flat, const GiNaC::symbol& s) {
     return 0;
 }
 
+bool has_start(const FlatModel& flat, const GiNaC::symbol& s) {
+    auto m = flat.symbols.meaning(s);
+    if (!m || m->role != SymbolTable::Meaning::Role::Variable) return false;
+    const FlatVariable& v = flat.variables[static_cast<std::size_t>(m->index)];
+    return v.start && numeric_value(*v.start).has_value();
+}
+
 bool fixed_start(const FlatModel& flat, const GiNaC::symbol& s) {
     auto m = flat.symbols.meaning(s);
     if (!m || m->role != SymbolTable::Meaning::Role::Variable) return false;
@@ -71,8 +78,17 @@ bool initial_values(const FlatModel& flat, const ModeStructure& st, ModeSystem& 
         if (known) {
             fixed[s] = x[i];
         } else {
+            // Not fixed: the start value is where the state begins unless
+            // the consistency conditions move it (with no conditions, it
+            // stays there).
+            x[i] = start_value(flat, s);
+            for (const auto& [sym, sign] : behind[i])
+                if (has_start(flat, *sym)) {
+                    x[i] = sign * start_value(flat, *sym);
+                    break;
+                }
             unknowns.push_back(s);
-            guess.push_back(start_value(flat, s));
+            guess.push_back(x[i]);
         }
     }
     std::vector<ex> eqs;
