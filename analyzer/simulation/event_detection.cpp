@@ -65,6 +65,26 @@ void StatePolynomial::enclose_quickly_in_scope(double a, double b, FastInterval*
     }
 }
 
+void StatePolynomial::enclose_derivative_in_scope(double a, double b, FastInterval* dx,
+                                                  const std::vector<std::size_t>& only) const {
+    using FI = FastInterval;
+    const FI s = FI(a, b) - FI(center, center);
+    const std::size_t q = static_cast<std::size_t>(degree);
+    for (std::size_t i : only) {
+        if (q == 0) {
+            dx[i] = FI(0.0, 0.0);
+            continue;
+        }
+        const double top = static_cast<double>(q) * coeff[q * n + i];
+        FI sum(top, top);
+        for (std::size_t k = q - 1; k >= 1; --k) {
+            const FI term = FI(static_cast<double>(k), static_cast<double>(k)) * FI(coeff[k * n + i], coeff[k * n + i]);
+            sum = sum * s + term;
+        }
+        dx[i] = sum;
+    }
+}
+
 namespace {
 
 bool unknown(const FastInterval& g) { return std::isnan(g.lower()) || std::isnan(g.upper()); }
@@ -114,6 +134,29 @@ public:
         w_.ix[p_.n] = FastInterval(a, b);
         f_.over(w_.ix.data(), w_.iout.data());
         return w_.iout.data();
+    }
+    // The centered form of the first output over [a, b] (event_detection.h);
+    // NaN bounds when the function has no gradient or it cannot be enclosed.
+    FastInterval centered(double a, double b) {
+        using FI = FastInterval;
+        const FI slope = rate(a, b);
+        const double m = a + (b - a) / 2;
+        const FI at_m = over(m, m)[0];
+        if (unknown(slope) || unknown(at_m)) return FI(std::nan(""), std::nan(""));
+        return at_m + slope * (FI(a, b) - FI(m, m));
+    }
+    // The enclosure of the first output's time derivative along the
+    // interpolant over [a, b]; NaN bounds when there is no gradient.
+    FastInterval rate(double a, double b) {
+        using FI = FastInterval;
+        over(a, b);  // opens the scope; the states over [a, b] in w_.ix
+        w_.slope.resize(used_->size() + 1);
+        if (!f_.slope_over(w_.ix.data(), w_.slope.data())) return FI(std::nan(""), std::nan(""));
+        w_.dx.resize(p_.n);
+        p_.enclose_derivative_in_scope(a, b, w_.dx.data(), *used_);
+        FI sum = w_.slope[used_->size()];
+        for (std::size_t k = 0; k < used_->size(); ++k) sum += w_.slope[k] * w_.dx[(*used_)[k]];
+        return sum;
     }
 
 private:
@@ -167,6 +210,7 @@ CrossingResult first_upward_crossing(const StatePolynomial& p, const StateFuncti
     res.armed = armed;
     OnPolynomial g(p, guard, work);
     const bool quick = !guard.costly();  // the cheap state enclosure first
+    const bool centered = guard.has_slope();
     const double tol = options.time_tolerance * std::max({1.0, std::fabs(a), std::fabs(b)});
     auto& stack = work.stack;
     stack.clear();
@@ -182,6 +226,16 @@ CrossingResult first_upward_crossing(const StatePolynomial& p, const StateFuncti
         if (quick && (unknown(v) || !(v.upper() < -options.zero_tolerance || (v.lower() > 0 && !res.armed)))) {
             ++res.enclosures;
             v = g.over(lo, hi)[0];  // the quick enclosure does not decide: the tight one
+        }
+        if (centered && (unknown(v) || !(v.upper() < 0 || (!res.armed && v.lower() >= -options.zero_tolerance) ||
+                                         (v.lower() > 0 && res.armed)))) {
+            // Not decided: the centered form, intersected.
+            ++res.enclosures;
+            const FastInterval c = g.centered(lo, hi);
+            if (!unknown(c)) {
+                if (unknown(v)) v = c;
+                else if (boost::numeric::overlap(v, c)) v = boost::numeric::intersect(v, c);
+            }
         }
         const bool unsure = unknown(v);
         if (!unsure && v.upper() < 0) {
@@ -208,7 +262,8 @@ CrossingResult first_upward_crossing(const StatePolynomial& p, const StateFuncti
             return res;
         }
         const double mid = lo + (hi - lo) / 2;
-        if (g.at(hi)[0] > 0) {
+        const double ghi = g.at(hi)[0];
+        if (ghi > 0) {
             res.found = true;
             res.time = locate(g, lo, hi);
             return res;
@@ -217,6 +272,14 @@ CrossingResult first_upward_crossing(const StatePolynomial& p, const StateFuncti
             res.found = true;
             res.time = locate(g, lo, mid);
             return res;
+        }
+        if (centered) {
+            // Monotone on the sub-interval and not positive at the end it
+            // rises to: below zero inside, no touch (a guard leaving the
+            // surface fast right after a restart moves by more than its
+            // value across the finest sub-interval).
+            const FastInterval r = g.rate(lo, hi);
+            if (!unknown(r) && ((r.upper() < 0 && glo <= 0) || (r.lower() > 0 && ghi <= 0))) continue;
         }
         // Near zero, never positive: a tangency (or a window below the
         // tolerance).

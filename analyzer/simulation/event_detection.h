@@ -19,6 +19,18 @@
 // which is the integrator's solution between its steps; windows narrower
 // than the time tolerance may be missed.
 //
+// Centered form: where the natural enclosure does not decide and the guard
+// has a gradient tape (StateFunction::slope_over), the sub-interval T is
+// also enclosed by the mean value theorem, g(m) + G'(T) (T - m), m the
+// midpoint and G'(T) the enclosure of dg/dt along the interpolant (the
+// gradient over the box times the states' derivative polynomial, plus the
+// partial derivative in time), and the two enclosures are intersected. The
+// natural enclosure of a guard that is a small difference of large terms
+// (a diode's current (v_source(t) - v_C)/Ron with Ron = 1e-5, the capacitor
+// following the source) is wider than the guard itself unless T is
+// thousands of times narrower than a step; the centered form's width
+// shrinks with the square of T's.
+//
 // An event is an upward crossing: g < 0, then g > 0. A guard that reaches
 // zero without becoming positive (a tangency such as g = -(t - t0)^2) is no
 // event: in the last sub-interval the search checks points for g > 0 and,
@@ -68,6 +80,10 @@ struct StatePolynomial {
     // The searches try it on the whole step first and fall back to the
     // shifted enclosure only when it does not decide.
     void enclose_quickly_in_scope(double a, double b, FastInterval* x, const std::vector<std::size_t>& only) const;
+    // Enclosures of the time derivatives of the states in `only` over
+    // [a, b] (inside a RoundingScope): Horner's scheme on the derivative
+    // polynomial, as enclose_quickly_in_scope.
+    void enclose_derivative_in_scope(double a, double b, FastInterval* dx, const std::vector<std::size_t>& only) const;
 };
 
 // A function of the states and time that the searches follow along the
@@ -93,14 +109,35 @@ public:
     // The states the outputs depend on, in order (the searches enclose only
     // those); null: all of them.
     virtual const std::vector<std::size_t>* used_states() const { return nullptr; }
+    // The enclosure over a box of the gradient of the first output: its
+    // partial derivatives in the used states (in used_states() order), then
+    // in time. False when the function has none; the searches then use the
+    // natural enclosure alone, else also the centered form (below).
+    virtual bool slope_over(const FastInterval* /*xt*/, FastInterval* /*gradient*/) const { return false; }
+    virtual bool has_slope() const { return false; }
 };
 
 class TapeFunction final : public StateFunction {
 public:
-    // The tape's inputs are the states, then time.
-    explicit TapeFunction(const Tape& tape) : tape_(tape) {
+    // The tape's inputs are the states, then time. `slope`, when given: a
+    // tape with the same inputs whose outputs are the first output's partial
+    // derivatives in the states the tape uses (ascending), then in time
+    // (slope_inputs below lists those states).
+    explicit TapeFunction(const Tape& tape, const Tape* slope = nullptr) : tape_(tape), slope_(slope) {
+        used_ = slope_inputs(tape);
+        if (slope_ && slope_->output_count() != used_.size() + 1) slope_ = nullptr;
+    }
+    static std::vector<std::size_t> slope_inputs(const Tape& tape) {
+        std::vector<std::size_t> used;
         for (std::size_t i = 0; i + 1 < tape.input_count(); ++i)
-            if (tape.uses_input(i)) used_.push_back(i);
+            if (tape.uses_input(i)) used.push_back(i);
+        return used;
+    }
+    bool has_slope() const override { return slope_ != nullptr; }
+    bool slope_over(const FastInterval* xt, FastInterval* gradient) const override {
+        if (!slope_) return false;
+        slope_->evaluate_in_scope(xt, gradient, slope_->group_count());
+        return true;
     }
     std::size_t output_count() const override { return tape_.output_count(); }
     void at(const double* xt, double* out) const override { tape_.evaluate(xt, out); }
@@ -111,6 +148,7 @@ public:
 
 private:
     const Tape& tape_;
+    const Tape* slope_ = nullptr;
     std::vector<std::size_t> used_;
 };
 
@@ -136,7 +174,7 @@ struct CrossingResult {
 struct SearchWork {
     std::vector<std::size_t> all;  // 0, 1, ..., n - 1
     std::vector<double> x, out;
-    std::vector<FastInterval> ix, iout, poly;
+    std::vector<FastInterval> ix, iout, poly, slope, dx;
     std::vector<std::pair<double, double>> stack;
 };
 

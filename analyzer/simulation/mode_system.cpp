@@ -1,4 +1,5 @@
 #include "simulation/mode_system.h"
+#include "simulation/leading_blocks.h"
 
 #include <fmt/format.h>
 
@@ -38,6 +39,72 @@ std::vector<std::size_t> positions_in(const ex& e, const SymbolIndex& index) {
     std::sort(out.begin(), out.end());
     out.erase(std::unique(out.begin(), out.end()), out.end());
     return out;
+}
+
+// Leading variables that F_DOWN fixes to a constant (no state, no time, no
+// other unknown leading variable): a library resistor's R_actual = R, a
+// heat port's T_heatPort = T, and chains of them. Each defining row becomes
+// y - value and the value replaces y in the other rows, so that
+// v = R_actual*i is seen as v = R*i: affine, solved without Newton's method
+// (whose Jacobian at the zero guess is singular there).
+void fix_constant_leading(std::vector<ex>& down, const std::vector<GiNaC::symbol>& leading,
+                          const SymbolIndex& leading_index, const SymbolIndex& state_index,
+                          const GiNaC::symbol& time) {
+    std::vector<std::vector<std::size_t>> uses(down.size()), rows_of(leading.size());
+    std::vector<std::size_t> open(down.size());
+    for (std::size_t i = 0; i < down.size(); ++i) {
+        uses[i] = positions_in(down[i], leading_index);
+        open[i] = uses[i].size();
+        for (std::size_t j : uses[i]) rows_of[j].push_back(i);
+    }
+    GiNaC::exmap fixed;
+    std::vector<bool> known(leading.size(), false), defining(down.size(), false);
+    std::vector<std::size_t> work;
+    for (std::size_t i = 0; i < down.size(); ++i)
+        if (open[i] == 1) work.push_back(i);
+    while (!work.empty()) {
+        const std::size_t i = work.back();
+        work.pop_back();
+        if (defining[i] || open[i] != 1) continue;
+        ex row = fixed.empty() ? down[i] : down[i].subs(fixed, kExactSubs).expand();
+        if (row.has(time) || !positions_in(row, state_index).empty()) continue;
+        std::size_t j = leading.size();
+        for (std::size_t u : uses[i])
+            if (!known[u]) j = u;
+        if (j == leading.size()) continue;
+        const ex d = row.diff(leading[j]);
+        if (!GiNaC::is_a<GiNaC::numeric>(d) || d.is_zero()) continue;
+        const ex value = (-(row - d * leading[j]) / d).expand();
+        if (value.has(leading[j])) continue;
+        fixed[leading[j]] = value;
+        known[j] = true;
+        defining[i] = true;
+        down[i] = leading[j] - value;
+        for (std::size_t k : rows_of[j])
+            if (--open[k] == 1 && !defining[k]) work.push_back(k);
+    }
+    if (fixed.empty()) return;
+    for (std::size_t i = 0; i < down.size(); ++i)
+        if (!defining[i]) down[i] = down[i].subs(fixed, kExactSubs);
+}
+
+// True when `e` is built of sums, products, powers and the elementary
+// functions only, so that its derivative encloses its slope over an interval
+// (the centered form, event_detection.h). min, max, abs and the like have a
+// derivative that is one branch's, wrong across their kink.
+bool smooth(const ex& e) {
+    static const std::set<std::string> elementary = {"sin",  "cos",  "tan",  "exp",  "log",  "sinh", "cosh",
+                                                     "tanh", "asin", "acos", "atan", "sqrt"};
+    for (auto it = e.preorder_begin(); it != e.preorder_end(); ++it) {
+        if (GiNaC::is_a<GiNaC::function>(*it)) {
+            if (!elementary.count(GiNaC::ex_to<GiNaC::function>(*it).get_name())) return false;
+        } else if (!GiNaC::is_a<GiNaC::symbol>(*it) && !GiNaC::is_a<GiNaC::numeric>(*it) &&
+                   !GiNaC::is_a<GiNaC::add>(*it) && !GiNaC::is_a<GiNaC::mul>(*it) &&
+                   !GiNaC::is_a<GiNaC::power>(*it) && !GiNaC::is_a<GiNaC::constant>(*it)) {
+            return false;
+        }
+    }
+    return true;
 }
 
 void collect_relations(const Condition& c, std::vector<const Condition*>& out, std::string& unsupported) {
@@ -246,9 +313,10 @@ ModeSystem::ModeSystem(const FlatModel& flat, const ModeSet& modes, int mode_ind
     for (const CompletedEquation& c : structure.reduced)
         down.push_back(events_.freeze(c.residual.subs(params, kExactSubs)));
     add_branch_parameters();
+    const SymbolIndex leading_index = index_of(leading_), state_index = index_of(states_);
+    fix_constant_leading(down, leading_, leading_index, state_index, flat.symbols.time());
     affine_ = true;
     constant_ = true;
-    const SymbolIndex leading_index = index_of(leading_), state_index = index_of(states_);
     for (std::size_t i = 0; i < down.size(); ++i) {
         // Only the symbols the equation contains: a zero diff() is far dearer.
         for (std::size_t j : positions_in(down[i], leading_index)) {
@@ -307,6 +375,16 @@ ModeSystem::ModeSystem(const FlatModel& flat, const ModeSet& modes, int mode_ind
         }
         return *solved;
     };
+    // Where F_DOWN as a whole is not affine, block by block (leading_blocks.h).
+    std::optional<BlockSolution> by_blocks;
+    auto solved_in_states = [&](const ex& e) -> std::optional<ex> {
+        if (affine_) {
+            if (solve_symbolically().empty()) return std::nullopt;
+            return e.subs(solve_symbolically(), kExactSubs).expand();
+        }
+        if (!by_blocks) by_blocks.emplace(down, leading_, fy_, canonical_rational);
+        return by_blocks->substitute(e);
+    };
     for (std::size_t ti = 0; ti < modes.transitions.size(); ++ti) {
         const Transition& t = modes.transitions[ti];
         // A combined transition has no guard of its own: its parts fire.
@@ -326,7 +404,7 @@ ModeSystem::ModeSystem(const FlatModel& flat, const ModeSet& modes, int mode_ind
         if (!positions_in(e, leading_index).empty()) {
             // In the states where F_DOWN can be solved symbolically, else
             // followed through F_DOWN (ImplicitFunction).
-            if (affine_ && !solve_symbolically().empty()) e = e.subs(solve_symbolically(), kExactSubs).expand();
+            if (auto solved_e = solved_in_states(e)) e = *solved_e;
             else g.implicit = true;
         }
         g.in_states = e;
@@ -336,6 +414,17 @@ ModeSystem::ModeSystem(const FlatModel& flat, const ModeSet& modes, int mode_ind
             g.tape = Tape(inputs, parameters_, {{e}});
         } catch (const TapeError& err) {
             g.unsupported = err.what();
+        }
+        if (!g.implicit && g.unsupported.empty() && smooth(e)) {
+            // The gradient for the centered enclosure (event_detection.h).
+            try {
+                std::vector<ex> gradient;
+                for (std::size_t i : TapeFunction::slope_inputs(g.tape)) gradient.push_back(e.diff(states_[i]));
+                gradient.push_back(e.diff(flat.symbols.time()));
+                g.slope = Tape(inputs, parameters_, {gradient});
+            } catch (const TapeError&) {
+                g.slope = Tape();  // a function with no derivative: the natural enclosure alone
+            }
         }
         guards_.push_back(std::move(g));
     }
@@ -347,7 +436,7 @@ ModeSystem::ModeSystem(const FlatModel& flat, const ModeSet& modes, int mode_ind
         ex e = bg.expression;
         bool implicit = false;
         if (!positions_in(e, leading_index).empty()) {
-            if (affine_ && !solve_symbolically().empty()) e = e.subs(solve_symbolically(), kExactSubs).expand();
+            if (auto solved_e = solved_in_states(e)) e = *solved_e;
             else implicit = true;
         }
         std::vector<GiNaC::symbol> inputs = implicit ? down_inputs : states_;
@@ -386,11 +475,12 @@ ModeSystem::ModeSystem(const FlatModel& flat, const ModeSet& modes, int mode_ind
             bool ok = true;
             for (ex& e : in_states) {
                 if (positions_in(e, leading_index).empty()) continue;
-                if (!affine_ || solve_symbolically().empty()) {
+                auto solved_e = solved_in_states(e);
+                if (!solved_e) {
                     ok = false;
                     break;
                 }
-                e = e.subs(solve_symbolically(), kExactSubs).expand();
+                e = *solved_e;
             }
             // Not in the states alone: the margins' tape followed through
             // F_DOWN (ImplicitFunction).
@@ -446,7 +536,7 @@ ModeSystem::ModeSystem(const FlatModel& flat, const ModeSet& modes, int mode_ind
     for (const Guard& g : guards_) {
         if (!g.unsupported.empty()) guard_functions_.push_back(nullptr);
         else if (g.implicit) guard_functions_.push_back(std::make_unique<ImplicitFunction>(*this, g.tape));
-        else guard_functions_.push_back(std::make_unique<TapeFunction>(g.tape));
+        else guard_functions_.push_back(std::make_unique<TapeFunction>(g.tape, g.slope.output_count() ? &g.slope : nullptr));
     }
     for (std::size_t i = 0; i < branch_tapes_.size(); ++i) {
         if (branch_implicit_[i]) branch_functions_.push_back(std::make_unique<ImplicitFunction>(*this, branch_tapes_[i]));
@@ -577,7 +667,10 @@ void ModeSystem::apply_parameters() {
     set(down_);
     set(up_);
     set(explicit_);
-    for (Guard& g : guards_) set(g.tape);
+    for (Guard& g : guards_) {
+        set(g.tape);
+        set(g.slope);
+    }
     for (AssertCheck& a : asserts_) {
         set(a.tape);
         set(a.state_tape);
@@ -623,6 +716,11 @@ bool ModeSystem::solve_leading(double t, const double* x, double* y) const {
         return true;
     }
     DenseLu& lu = newton_lu_;
+    y_start_.assign(y, y + m);
+    auto by_blocks = [&] {
+        std::copy(y_start_.begin(), y_start_.end(), y);
+        return solve_leading_by_blocks(t, x, y);
+    };
     for (int it = 0; it < 30; ++it) {
         std::copy(y, y + m, in_.begin() + static_cast<std::ptrdiff_t>(n));
         down_.evaluate(in_.data(), out_.data(), 2);
@@ -634,7 +732,7 @@ bool ModeSystem::solve_leading(double t, const double* x, double* y) const {
         }
         if (!std::isfinite(rnorm)) return false;
         if (rnorm == 0) return true;
-        if (!lu.factor(mat_.data(), m)) return false;
+        if (!lu.factor(mat_.data(), m)) return by_blocks();
         lu.solve(rhs_.data());
         double step = 0, size = 0;
         for (std::size_t i = 0; i < m; ++i) {
@@ -646,7 +744,7 @@ bool ModeSystem::solve_leading(double t, const double* x, double* y) const {
         if (affine_) return true;  // exact after one step (up to rounding)
         if (step <= 1e-14 * (1 + size)) return true;
     }
-    return false;
+    return by_blocks();
 }
 
 bool ModeSystem::explicit_state_derivative(double t, const double* x, double* xdot) const {

@@ -68,6 +68,10 @@ struct Guard {
     Tape tape;                  // inputs: states..., time (implicit: states..., leading..., time); one output
     bool implicit = false;      // uses leading variables of a nonlinear F_DOWN
     std::string unsupported;    // non-empty: why it cannot be monitored
+    // Not implicit: the guard's partial derivatives in the states its tape
+    // uses, then in time (TapeFunction's slope, event_detection.h); no
+    // outputs when it cannot be compiled.
+    Tape slope;
 };
 
 // One relation of an assert condition, compiled; the condition tree is
@@ -227,6 +231,15 @@ public:
 
 private:
     void apply_parameters();
+    // The fallback of solve_leading when Newton's method on the whole of
+    // F_DOWN fails (its Jacobian singular at the guess, or no convergence):
+    // F_DOWN's block triangular form (Dulmage-Mendelsohn on the pattern of
+    // dF/dy), each block solved by Newton's method in order, the earlier
+    // blocks' values known. A leading variable fixed by a constant (the
+    // library resistor's R_actual = R) is then found before the equation
+    // that multiplies by it (v = R_actual*i), whose Jacobian at the zero
+    // guess is singular (leading_blocks.cpp).
+    bool solve_leading_by_blocks(double t, const double* x, double* y) const;
     // dF_DOWN/dy (m x m, row-major, mat sized m * m) from the outputs of
     // down_ (points, or intervals inside a RoundingScope).
     template <class T>
@@ -281,6 +294,11 @@ private:
     mutable std::vector<double> in_, out_, mat_, rhs_, dydx_, col_, explicit_in_, explicit_out_;
     mutable std::vector<double> up_in_, up_out_, up_jac_, up_dx_, up_je_, assert_in_, assert_out_;
     mutable DenseLu newton_lu_;
+    // solve_leading_by_blocks: per block its rows and columns of F_DOWN
+    // (computed on first use; empty when F_DOWN is structurally singular).
+    mutable std::vector<std::vector<std::size_t>> block_rows_, block_cols_;
+    mutable bool blocks_ready_ = false;
+    mutable std::vector<double> y_start_;  // solve_leading's guess, for the fallback
     mutable MinNormWork norm_work_;
     // The warm start of the implicit functions, and the Krawczyk operator's
     // scratch space.

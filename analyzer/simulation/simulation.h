@@ -18,8 +18,13 @@
 // conditions F_UP (and, in the model's initial mode, the initial equations
 // and algorithms with F_DOWN, which is how FilterBlock1's `x := u` enters:
 // FlatModel::initial_equations holds it as the equation x = u), moving their
-// start values as little as possible (minimum-norm Gauss-Newton). Then the
-// leading variables are solved from F_DOWN.
+// start values as little as possible (minimum-norm Gauss-Newton); a state
+// that is neither given nor fixed and that no condition moves begins at its
+// start value. Then the leading variables are solved from F_DOWN (Newton's
+// method, falling back to F_DOWN's block triangular form where the whole
+// system's Jacobian is singular at the guess, leading_blocks.h; leading
+// variables F_DOWN fixes to constants, such as a library resistor's
+// R_actual = R, are substituted first, mode_system.cpp).
 //
 // Zeno: when the spacings of the last `zeno_events` events shrink
 // geometrically with a stable ratio r < 1 and the accumulation time

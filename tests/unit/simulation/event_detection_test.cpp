@@ -139,3 +139,68 @@ TEST(EventDetection, PolynomialEnclosuresContainTheValues) {
 
 }  // namespace
 }  // namespace modeaudit::sim
+
+namespace modeaudit::sim {
+namespace {
+
+// The centered form (event_detection.h): a guard that is a small
+// difference of large terms, g = 1e5 (q(t) - x) + (t - 0.75) with the
+// state x following q exactly (x's interpolant is q: a capacitor tracking
+// its source through Ron = 1e-5), crosses zero upward at t = 0.75. The
+// natural enclosure over a sub-interval of width w is about 1e6 w wide, so
+// near the crossing it decides only on sub-intervals narrower than the
+// distance over 1e6 and the search runs out of work; the centered form's
+// width shrinks with w^2 and the search ends in a few thousand enclosures.
+TEST(EventDetection, CenteredFormDecidesADifferenceOfLargeTermsOnWideSubIntervals) {
+    symbol x("x"), t("time");
+    // q(t) = 1 + 2 (t - 1) + 3 (t - 1)^2 + (t - 1)^3 about the centre 1.
+    StatePolynomial p;
+    p.t0 = 0;
+    p.t1 = 1;
+    p.center = 1;
+    p.n = 1;
+    p.degree = 3;
+    p.coeff = {1.0, 2.0, 3.0, 1.0};
+    const ex q = 1 + 2 * (t - 1) + 3 * GiNaC::pow(t - 1, 2) + GiNaC::pow(t - 1, 3);
+    const ex g = 100000 * (q - x) + (t - GiNaC::numeric(3, 4));
+    Tape guard({x, t}, {{g}});
+    Tape slope({x, t}, {{g.diff(x), g.diff(t)}});
+    CrossingOptions o;
+    SearchWork work;
+    CrossingResult with = first_upward_crossing(p, TapeFunction(guard, &slope), 0, 1, true, o, work);
+    ASSERT_TRUE(with.found);
+    EXPECT_FALSE(with.exhausted);
+    EXPECT_NEAR(with.time, 0.75, 1e-9);
+    EXPECT_LT(with.enclosures, 20000u);
+    CrossingResult without = first_upward_crossing(p, TapeFunction(guard), 0, 1, true, o, work);
+    EXPECT_TRUE(without.exhausted);
+    EXPECT_FALSE(without.found);
+}
+
+// A guard resting just below zero, falling: g = -1e-14 - 1e3 x
+// + 1e9 (x (x - 1) - x^2 + x) on x = t in [0, 1e-9] (the last term is 0,
+// written so that its natural enclosure is not: x appears three times).
+// The natural enclosure contains zero on every sub-interval down to the
+// finest, where all points are negative: each was counted as a touch (the
+// driver's grazing warning right after a diode switched on, its current
+// leaving zero faster than its enclosure could follow). With the slope
+// (exactly -1e3) the centered form decides it.
+TEST(EventDetection, AGuardLeavingTheSurfaceIsNoTouch) {
+    symbol x("x"), t("time");
+    StatePolynomial p = identity_polynomial();
+    const ex g = -GiNaC::numeric(1, 100000000000000LL) - 1000 * x + 1000000000 * (x * (x - 1) - GiNaC::pow(x, 2) + x);
+    Tape guard({x, t}, {{g}});
+    Tape slope({x, t}, {{g.diff(x), g.diff(t)}});
+    CrossingOptions o;
+    SearchWork work;
+    CrossingResult with = first_upward_crossing(p, TapeFunction(guard, &slope), 0, 1e-9, true, o, work);
+    EXPECT_FALSE(with.found);
+    EXPECT_FALSE(with.exhausted);
+    EXPECT_EQ(with.touches, 0u);
+    CrossingResult without = first_upward_crossing(p, TapeFunction(guard), 0, 1e-9, true, o, work);
+    EXPECT_FALSE(without.found);
+    EXPECT_GT(without.touches, 0u);
+}
+
+}  // namespace
+}  // namespace modeaudit::sim
