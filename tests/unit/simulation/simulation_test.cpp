@@ -753,6 +753,34 @@ end Decay;)";
     EXPECT_NEAR(r.final_values.at("s"), std::exp(-1.0), 1e-7);
 }
 
+// F_DOWN with y1 = 1 + x^2 and y1*y2 = x: Newton's method on the whole
+// system from the zero guess meets the singular Jacobian [[1, 0], [y2, y1]]
+// = [[1, 0], [0, 0]]; solved in the block triangular order (y1 first) it
+// is regular (leading_blocks.h). der(x) = -x/(1 + x^2), x(0) = 1 has the
+// implicit solution ln x + x^2/2 = 1/2 - t.
+TEST(Simulation, ALeadingSystemSingularAtTheGuessIsSolvedBlockByBlock) {
+    const char* model = R"(
+model Blocks
+  Real x(start = 1, fixed = true);
+  Real y1;
+  Real y2;
+equation
+  der(x) = -y2;
+  y1 = 1 + x^2;
+  y1*y2 = x;
+  annotation(experiment(StopTime = 1));
+end Blocks;)";
+    testing::FrontEnd fe(model, "structure");
+    ASSERT_TRUE(fe.state.structure) << fe.diagnostics();
+    SimulationResult r = simulate(fe.flat(), fe.modes(), *fe.state.structure, {}, supplied_restart(*fe.state.structure));
+    ASSERT_EQ(r.stopped_because, StopReason::StopTime) << (r.messages.empty() ? "" : r.messages.front());
+    double x = 0.5;
+    for (int k = 0; k < 50; ++k) x -= (std::log(x) + x * x / 2 + 0.5) / (1 / x + x);
+    EXPECT_NEAR(r.final_values.at("x"), x, 1e-7);
+    EXPECT_NEAR(r.final_values.at("y1"), 1 + x * x, 1e-7);
+    EXPECT_NEAR(r.final_values.at("y2"), x / (1 + x * x), 1e-7);
+}
+
 // corpus/good/implicit_sawtooth.mo: z is defined implicitly by
 // z^3 + z = x (F_DOWN nonlinear in z), x = time between resets: z = 0.5 at
 // x = 0.625, so the guard fires every 0.625 s and the reset starts the next
