@@ -121,6 +121,10 @@ void Integrator::start(double t0, const std::vector<double>& x0, const std::vect
     if (leading.size() == lead_.size()) lead_ = leading;
     t_ = t_prev_ = t0;
     stop_ = stop_time;
+    // The maxima are per segment (the counters are read as differences);
+    // an integrator reused for a mode entered again starts them anew.
+    stats_.max_step = 0;
+    stats_.max_drift_before_projection = 0;
     if (!initialized_) {
         initialized_ = true;
         check(CVodeInit(cvode_, cvode_rhs, t0, vec(y_)), "CVodeInit");

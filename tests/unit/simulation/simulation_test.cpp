@@ -343,6 +343,19 @@ TEST(Simulation, BouncingBallImpactsFollowTheClosedForm) {
     }
 }
 
+// Each flight is a segment of the same mode, integrated by the same
+// integrator: its largest step is its own (it carried the earlier, longer
+// flights' maximum over, as did the drift before projection). The flights
+// shrink by the restitution 0.9, and so do their steps (the last step of a
+// flight ends past the impact, so a step may be longer than its flight).
+TEST(Simulation, SegmentMaximaArePerSegment) {
+    auto fe = corpus("bouncing_ball.mo");
+    SimulationResult r = simulate(fe->flat(), fe->modes(), *fe->state.structure, {}, supplied_restart(*fe->state.structure));
+    ASSERT_GT(r.segments.size(), 5u);
+    for (std::size_t k = 2; k < r.segments.size(); ++k)
+        EXPECT_LT(r.segments[k].max_step, r.segments[1].max_step) << k;
+}
+
 TEST(Simulation, BouncingBallLongRunStopsAsZenoNearTheAccumulationTime) {
     auto fe = corpus("bouncing_ball.mo");
     SimulationOptions o;
