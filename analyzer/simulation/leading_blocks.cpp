@@ -76,6 +76,7 @@ bool ModeSystem::solve_leading_by_blocks(double t, const double* x, double* y) c
         const std::vector<std::size_t>& cols = block_cols_[b];
         const std::size_t k = rows.size();
         bool converged = false;
+        double previous_step = HUGE_VAL;
         for (int it = 0; it < 50 && !converged; ++it) {
             std::copy(y, y + m, in_.begin() + static_cast<std::ptrdiff_t>(n));
             down_.evaluate(in_.data(), out_.data(), 2);
@@ -105,7 +106,9 @@ bool ModeSystem::solve_leading_by_blocks(double t, const double* x, double* y) c
                 size = std::max(size, std::fabs(y[cols[i]]));
             }
             if (!std::isfinite(step)) return false;
-            converged = step <= 1e-14 * (1 + size);
+            // Converged, or stalled at the rounding floor (as in solve_leading).
+            converged = step <= 1e-14 * (1 + size) || (it > 0 && step >= 0.5 * previous_step && step <= 1e-10 * (1 + size));
+            previous_step = step;
         }
         if (!converged) return false;
     }
