@@ -12,6 +12,10 @@
 //   integrate_segment   CVODE in one mode up to the first event, the stop
 //                       time or a stop: guards searched on each step's
 //                       interpolant, asserts checked (driver.cpp);
+//   algebraic_segment   the same for a mode without states: no
+//                       integration, the leading variables solved at the
+//                       points of an output grid and the guards searched
+//                       as functions of time (algebraic_segment.cpp);
 //   handle_instant      the event iteration at an event instant: a restart
 //                       step for the guards that fired, then the guards of
 //                       the new mode evaluated at the restart values, until
@@ -74,6 +78,11 @@ private:
     // solved again; recorded as a continuous event in the same mode.
     bool branch_event(double t_e, const std::vector<std::size_t>& fired);
     SegmentEnd integrate_segment();
+    // A segment of a mode without states (algebraic_segment.cpp): time is
+    // advanced over an output grid instead of integrated, the leading
+    // variables solved from F_DOWN at each point, the guards searched over
+    // each grid interval as functions of time alone.
+    SegmentEnd algebraic_segment();
     bool handle_instant(double t_e, std::vector<std::size_t> fired);
     // One restart step from the current mode at t_e for the guards `fired`;
     // `left` are the values before it (the left limits, or the previous

@@ -59,7 +59,18 @@ std::vector<std::size_t> SimulationDriver::firing_at_restart(double t, const std
         if (v > tol) {
             // A relation the mode assumes is violated; a when-condition
             // fires when the restart made it true (it was false before).
-            if (tr.when_clause < 0 || !have_pre || !(sys_->guard_value(g, t, pre.data()) > tol)) out.push_back(g);
+            // Before: the guard at the values before the step by name (its
+            // solved variables too: in a mode without states, or for a
+            // current that a switch reverses, the states alone do not give
+            // them), else the new mode's guard at the states before.
+            if (tr.when_clause < 0) {
+                out.push_back(g);
+                continue;
+            }
+            std::string missing;
+            std::optional<double> was = event_value(tr.guard, before, t, missing);
+            if (!was && have_pre) was = sys_->guard_value(g, t, pre.data());
+            if (!was || !(*was > tol)) out.push_back(g);
             continue;
         }
         // At the surface with the new mode's flow pointing across it: the
