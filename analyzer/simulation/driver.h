@@ -34,6 +34,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -169,6 +170,15 @@ private:
     bool assign_discrete(const std::vector<WhenAction>& actions, const std::map<std::string, double>& left, double t,
                          std::string& why);
     void reset_discrete(double t);
+    // The event iteration of the discrete event conditions
+    // (ModeSet::discrete_triggers: change(k) of a counter, k >= 3) after a
+    // restart step's assignments: a clause whose condition is true now and
+    // was false with the discrete values before the step (`pre_discrete`;
+    // pre() reads `left`) fires its assignments, once per step (the clauses
+    // in `done` fired already), until none does. Their conditions' texts
+    // are added to `fired`; false with `why` when one cannot be evaluated.
+    bool fire_discrete_triggers(const std::map<std::string, double>& left, const std::vector<double>& pre_discrete,
+                                double t, std::set<int> done, std::vector<std::string>& fired, std::string& why);
     Clock& clock(const Transition& tr);
     std::vector<double> parameter_values_of(const ModeSystem& sys);
     void add_discrete(std::map<std::string, double>& m) const;
