@@ -714,6 +714,8 @@ Json simulation_to_json(const PipelineState& state, double stop_time) {
         segments.push_back({{"mode", sg.mode_id}, {"begin", sg.begin}, {"end", sg.end}, {"steps", sg.steps},
                             {"rhs_evaluations", sg.rhs_evaluations}, {"jacobian_evaluations", sg.jacobian_evaluations},
                             {"max_constraint_drift", sg.max_drift}, {"asserts", asserts}});
+        // A mode without states: `steps` counts the output points solved.
+        if (sg.algebraic) segments.back()["algebraic"] = true;
     }
     j["segments"] = segments;
     j["messages"] = r.messages;

@@ -99,6 +99,12 @@ private:
     // pre(), a Boolean defined by an equation): its guard may then differ
     // from mode to mode.
     bool reads_discrete(const Condition& c) const;
+    // Whether a when-condition is a discrete event condition: relations
+    // (combined by and/or/not) over discrete variables that decide no mode
+    // and are defined by no equation (change(k) is k <> pre(k)). Such a
+    // condition changes only at events, in the event iteration, and is left
+    // to the simulation (ModeSet::discrete_triggers).
+    bool discrete_event(const Condition& c) const;
     // The condition as state s decides it: discrete variables and their
     // pre() (equal between events) by their values, relations between
     // discrete quantities by their truth, Booleans defined by equations by
@@ -346,6 +352,28 @@ bool Explorer::reads_discrete(const Condition& c) const {
     for (const ConditionPtr& o : c.operands)
         if (reads_discrete(*o)) return true;
     return false;
+}
+
+bool Explorer::discrete_event(const Condition& c) const {
+    switch (c.kind) {
+        case K::Relation: {
+            if (logic_.is_continuous_relation(c)) return false;
+            std::set<int> reads;
+            discrete_reads(c.lhs, reads);
+            discrete_reads(c.rhs, reads);
+            if (reads.empty()) return false;
+            for (int v : reads)
+                if (relevant_.count(v) || logic_.integer_definition(v) || logic_.boolean_definition(v)) return false;
+            return true;
+        }
+        case K::And:
+        case K::Or:
+        case K::Not:
+            for (const ConditionPtr& o : c.operands)
+                if (!discrete_event(*o)) return false;
+            return !c.operands.empty();
+        default: return false;
+    }
 }
 
 ConditionPtr Explorer::specialize(const ConditionPtr& c, const State& s, int depth) const {
@@ -786,6 +814,15 @@ ModeSet Explorer::run() {
             const ConditionPtr& t = fw.triggers[k];
             const SourceRange range = t->range.valid() ? t->range : fw.range;
             ex g;
+            if (discrete_event(*t)) {
+                bool assigns_only = true;  // only discrete variables that decide no mode
+                for (const WhenAction& a : fw.actions)
+                    assigns_only = assigns_only && a.kind == WhenAction::Kind::AssignDiscrete && !relevant_.count(a.variable);
+                if (assigns_only) {
+                    set.discrete_triggers.emplace_back(static_cast<int>(w), static_cast<int>(k));
+                    continue;
+                }
+            }
             const bool per_state = !guard_of(*t, true, g, range, false) && reads_discrete(*t);
             const bool ok = per_state || guard_of(*t, true, g, range, true);
             when_guards.push_back({w, k, g, ok, per_state, range});

@@ -31,6 +31,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/diagnostics.h"
@@ -109,6 +110,14 @@ struct ModeSet {
     std::vector<ModeVariable> mode_variables;
     std::vector<Mode> modes;                 // modes[0] is the initial mode
     std::vector<Transition> transitions;     // ordered by (from, clause order)
+    // When-clause triggers that read only discrete variables which decide no
+    // mode (change(k) of a counter, k >= 3), in clauses that only assign such
+    // variables: (FlatModel::whens index, trigger index). They are neither
+    // transitions nor part of the explored state (the counter's values would
+    // be enumerated without end); the simulation evaluates them in the event
+    // iteration, after the assignments of each restart step
+    // (simulation/driver_discrete.cpp, fire_discrete_triggers).
+    std::vector<std::pair<int, int>> discrete_triggers;
     bool complete = true;                    // false when the exploration limit was hit
     // Groups of transitions whose guards coincide but whose combined
     // transition could not be formed (modes/simultaneous.h), with the reason.

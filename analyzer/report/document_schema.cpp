@@ -100,6 +100,8 @@ std::vector<std::string> document_schema_problems(const Json& check, const Json*
                 {{"mode", 's'}, {"begin", 'n'}, {"end", 'n'}, {"steps", 'i'}, {"rhs_evaluations", 'i'},
                  {"jacobian_evaluations", 'i'}, {"max_constraint_drift", 'n'}, {"asserts", 'a'}},
                 out);
+        // A segment of a mode without states (not integrated) says so.
+        if (g.is_object() && g.contains("algebraic")) require(g, p, {{"algebraic", 'b'}}, out);
         each_of(g, "asserts", p, [&](const Json& a, const std::string& q) {
             require(a, q, {{"message", 's'}, {"violated", 'b'}, {"min_margin", 'n'}}, out);
         });

@@ -22,7 +22,8 @@
 //                diagnostics a; sensitivity o when present
 //   simulation.events[]: time n, from s, to s, verdict s, before o, after o; impulses o when present
 //   simulation.segments[]: mode s, begin n, end n, steps i, rhs_evaluations i, jacobian_evaluations i,
-//                          max_constraint_drift n, asserts a
+//                          max_constraint_drift n, asserts a; algebraic b when present (a mode
+//                          without states: steps are the output points solved)
 //   simulation.segments[].asserts[]: message s, violated b, min_margin n
 //   simulation.sensitivity: rtol n, same_events b, max_event_shift n, max_final_difference n
 #pragma once

@@ -303,12 +303,16 @@ std::string key_physics_section(const ReportInput& in) {
 std::string run_totals_line(const Json& simulation) {
     const Json& segs = array_of(simulation, "segments");
     if (segs.empty()) return "";
-    long long steps = 0, rhs = 0, jac = 0;
+    long long steps = 0, points = 0, rhs = 0, jac = 0;
     bool have_rhs = false, have_jac = false;
     double drift = 0;
     bool have_drift = false;
     for (const Json& g : segs) {
-        steps += static_cast<long long>(doc::number_of(g, "steps", 0));
+        // A segment of a mode without states is not integrated: its steps
+        // are the output points at which its equations were solved.
+        const Json* algebraic = member(g, "algebraic");
+        (algebraic && algebraic->is_boolean() && algebraic->get<bool>() ? points : steps) +=
+            static_cast<long long>(doc::number_of(g, "steps", 0));
         if (const Json* m = member(g, "rhs_evaluations"); m && m->is_number()) {
             rhs += m->get<long long>();
             have_rhs = true;
@@ -322,9 +326,12 @@ std::string run_totals_line(const Json& simulation) {
             have_drift = true;
         }
     }
-    std::string out = fmt::format("{}, {}, {}", plural(segs.size(), "mode segment", "mode segments"),
-                                  plural(static_cast<std::size_t>(steps), "integration step", "integration steps"),
-                                  plural(array_of(simulation, "events").size(), "event", "events"));
+    std::string out = fmt::format("{}, {}", plural(segs.size(), "mode segment", "mode segments"),
+                                  plural(static_cast<std::size_t>(steps), "integration step", "integration steps"));
+    if (points > 0)
+        out += fmt::format(", {} solved in modes without states",
+                           plural(static_cast<std::size_t>(points), "output point", "output points"));
+    out += ", " + plural(array_of(simulation, "events").size(), "event", "events");
     if (have_rhs) out += fmt::format(", {} right-hand sides", rhs);
     if (have_jac) out += fmt::format(", {}", plural(static_cast<std::size_t>(jac), "Jacobian", "Jacobians"));
     if (have_drift) out += fmt::format("; largest constraint drift {}", md::text(doc::estimate_text(drift)));
@@ -336,12 +343,16 @@ std::string run_statistics_table(const Json& simulation) {
     if (segs.empty()) return "";
     std::vector<std::vector<std::string>> rows;
     std::size_t k = 0;
+    bool marked = false;
     for (const Json& g : segs) {
         ++k;
         if (rows.size() >= kSegmentRows) break;
         const Json* drift = member(g, "max_constraint_drift");
+        const Json* algebraic = member(g, "algebraic");
+        const bool points = algebraic && algebraic->is_boolean() && algebraic->get<bool>();
+        marked = marked || points;
         rows.push_back({std::to_string(k), md::cell_code(string_of(g, "mode")), md::text(member_text(g, "begin")),
-                        md::text(member_text(g, "end")), md::text(member_text(g, "steps")),
+                        md::text(member_text(g, "end")), md::text(member_text(g, "steps")) + (points ? "\\*" : ""),
                         md::text(member_text(g, "rhs_evaluations")), md::text(member_text(g, "jacobian_evaluations")),
                         drift && drift->is_number() ? md::text(doc::estimate_text(drift->get<double>())) : "n/a"});
     }
@@ -350,6 +361,9 @@ std::string run_statistics_table(const Json& simulation) {
     out += md::table({"#", "Mode", "From t", "To t", "Steps", "RHS", "Jacobians", "Drift"}, rows,
                      {3, 30, 12, 12, 7, 7, 9, 8}) +
            "\n";
+    if (marked)
+        out += "\\* A mode without states: not integrated; the steps are the output points at which its equations "
+               "were solved as functions of time.\n\n";
     out += cut_sentence(rows.size(), segs.size(), "segments");
     return out + "Totals: " + run_totals_line(simulation) + ".\n\n";
 }

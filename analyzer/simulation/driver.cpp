@@ -816,7 +816,7 @@ SimulationResult SimulationDriver::run_segments() {
         if (mv.variable >= 0) mode_variables_[mv.variable] = 0;
     if (!initialize()) return result_;
     for (;;) {
-        const SegmentEnd end = integrate_segment();
+        const SegmentEnd end = sys_->state_count() == 0 ? algebraic_segment() : integrate_segment();
         if (end.kind == SegmentEnd::Kind::Stopped) return result_;
         if (end.kind == SegmentEnd::Kind::StopTime) {
             // `when terminal()` clauses fire once, at the stop time (the run's

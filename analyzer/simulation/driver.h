@@ -12,6 +12,10 @@
 //   integrate_segment   CVODE in one mode up to the first event, the stop
 //                       time or a stop: guards searched on each step's
 //                       interpolant, asserts checked (driver.cpp);
+//   algebraic_segment   the same for a mode without states: no
+//                       integration, the leading variables solved at the
+//                       points of an output grid and the guards searched
+//                       as functions of time (algebraic_segment.cpp);
 //   handle_instant      the event iteration at an event instant: a restart
 //                       step for the guards that fired, then the guards of
 //                       the new mode evaluated at the restart values, until
@@ -30,6 +34,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -74,6 +79,11 @@ private:
     // solved again; recorded as a continuous event in the same mode.
     bool branch_event(double t_e, const std::vector<std::size_t>& fired);
     SegmentEnd integrate_segment();
+    // A segment of a mode without states (algebraic_segment.cpp): time is
+    // advanced over an output grid instead of integrated, the leading
+    // variables solved from F_DOWN at each point, the guards searched over
+    // each grid interval as functions of time alone.
+    SegmentEnd algebraic_segment();
     bool handle_instant(double t_e, std::vector<std::size_t> fired);
     // One restart step from the current mode at t_e for the guards `fired`;
     // `left` are the values before it (the left limits, or the previous
@@ -160,6 +170,15 @@ private:
     bool assign_discrete(const std::vector<WhenAction>& actions, const std::map<std::string, double>& left, double t,
                          std::string& why);
     void reset_discrete(double t);
+    // The event iteration of the discrete event conditions
+    // (ModeSet::discrete_triggers: change(k) of a counter, k >= 3) after a
+    // restart step's assignments: a clause whose condition is true now and
+    // was false with the discrete values before the step (`pre_discrete`;
+    // pre() reads `left`) fires its assignments, once per step (the clauses
+    // in `done` fired already), until none does. Their conditions' texts
+    // are added to `fired`; false with `why` when one cannot be evaluated.
+    bool fire_discrete_triggers(const std::map<std::string, double>& left, const std::vector<double>& pre_discrete,
+                                double t, std::set<int> done, std::vector<std::string>& fired, std::string& why);
     Clock& clock(const Transition& tr);
     std::vector<double> parameter_values_of(const ModeSystem& sys);
     void add_discrete(std::map<std::string, double>& m) const;

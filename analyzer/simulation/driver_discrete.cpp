@@ -116,6 +116,41 @@ bool SimulationDriver::assign_discrete(const std::vector<WhenAction>& actions, c
     }
     return true;
 }
+bool SimulationDriver::fire_discrete_triggers(const std::map<std::string, double>& left,
+                                              const std::vector<double>& pre_discrete, double t, std::set<int> done,
+                                              std::vector<std::string>& fired, std::string& why) {
+    if (modes_.discrete_triggers.empty()) return true;
+    // Modelica's event iteration (3.6, 8.6) with the discrete equations
+    // sorted: a condition reading a variable assigned at this step sees the
+    // new value in the same round, pre() the left limit. Each clause fires
+    // once; a chain (change(k) assigns m, change(m) fires) takes rounds.
+    for (std::size_t round = 0; round <= modes_.discrete_triggers.size(); ++round) {
+        bool any = false;
+        for (const auto& [w, k] : modes_.discrete_triggers) {
+            if (done.count(w)) continue;
+            const FlatWhen& fw = flat_.whens.at(static_cast<std::size_t>(w));
+            const Condition& c = *fw.triggers.at(static_cast<std::size_t>(k));
+            std::string missing;
+            const std::optional<bool> now = event_truth(c, left, t, missing);
+            std::vector<double> current = discrete_;
+            discrete_ = pre_discrete;
+            const std::optional<bool> was = event_truth(c, left, t, missing);
+            discrete_ = std::move(current);
+            if (!now || !was) {
+                why = fmt::format("the when-condition {} cannot be evaluated at t = {:.12g}{}", canonical(flat_, c), t,
+                                  missing.empty() ? std::string() : fmt::format(" ({} has no value there)", missing));
+                return false;
+            }
+            if (!*now || *was) continue;
+            if (!assign_discrete(fw.actions, left, t, why)) return false;
+            done.insert(w);
+            fired.push_back(canonical(flat_, c));
+            any = true;
+        }
+        if (!any) return true;
+    }
+    return true;  // every clause fired once: nothing is left to fire
+}
 SimulationDriver::Clock& SimulationDriver::clock(const Transition& tr) {
     auto key = std::make_pair(tr.when_clause, tr.trigger_index);
     auto it = clocks_.find(key);

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 
 #include "simulation/driver.h"
 
@@ -59,7 +60,18 @@ std::vector<std::size_t> SimulationDriver::firing_at_restart(double t, const std
         if (v > tol) {
             // A relation the mode assumes is violated; a when-condition
             // fires when the restart made it true (it was false before).
-            if (tr.when_clause < 0 || !have_pre || !(sys_->guard_value(g, t, pre.data()) > tol)) out.push_back(g);
+            // Before: the guard at the values before the step by name (its
+            // solved variables too: in a mode without states, or for a
+            // current that a switch reverses, the states alone do not give
+            // them), else the new mode's guard at the states before.
+            if (tr.when_clause < 0) {
+                out.push_back(g);
+                continue;
+            }
+            std::string missing;
+            std::optional<double> was = event_value(tr.guard, before, t, missing);
+            if (!was && have_pre) was = sys_->guard_value(g, t, pre.data());
+            if (!was || !(*was > tol)) out.push_back(g);
             continue;
         }
         // At the surface with the new mode's flow pointing across it: the
@@ -90,7 +102,10 @@ bool SimulationDriver::restart_step(double t_e, const std::vector<std::size_t>& 
     std::string why;
     // The clauses' assignments to discrete variables other than the mode
     // variables (a counter, a sampled value), and the clocks moved on.
+    const std::vector<double> pre_discrete = discrete_;
+    std::set<int> clauses;
     for (const Transition* tr : transitions) {
+        if (tr->when_clause >= 0) clauses.insert(tr->when_clause);
         if (tr->when_clause < 0) continue;
         if (!assign_discrete(flat_.whens.at(static_cast<std::size_t>(tr->when_clause)).actions, ev.before, t_e, why)) {
             ev.verdict = "undetermined";
@@ -103,6 +118,15 @@ bool SimulationDriver::restart_step(double t_e, const std::vector<std::size_t>& 
             Clock& c = clock(*tr);
             while (c.next() <= t_e + o_.simultaneity * std::max(1.0, std::fabs(t_e))) ++c.count;
         }
+    }
+    // The discrete event conditions those assignments make true (change(k)
+    // of a counter the clauses just moved) fire in the same step.
+    if (!fire_discrete_triggers(ev.before, pre_discrete, t_e, clauses, ev.guards, why)) {
+        ev.verdict = "undetermined";
+        ev.message = why;
+        result_.events.push_back(ev);
+        stop(StopReason::Unsupported, fmt::format("at t = {:.12g}: {}", t_e, why));
+        return false;
     }
     const int to = event_target(transitions, ev.before, t_e, why);
     if (to < 0) {

@@ -155,8 +155,6 @@ ModeSystem::ModeSystem(const FlatModel& flat, const ModeSet& modes, int mode_ind
     if (structure.status != ModeStatus::Regular)
         throw std::runtime_error(fmt::format("mode '{}' is {}: it has no index-reduced system to integrate", mode.id,
                                              mode_status_name(structure.status)));
-    if (structure.states.empty())
-        throw std::runtime_error(fmt::format("mode '{}' has no states: a purely algebraic mode is not integrated", mode.id));
     leading_ = structure.leading;
     for (const GiNaC::symbol& s : leading_) leading_names_.push_back(s.get_name());
 

@@ -98,7 +98,10 @@ class ModeSystem {
 public:
     // Throws TapeError (with a message for the user) when an equation cannot
     // be compiled, and std::runtime_error when the mode cannot be integrated
-    // (not structurally regular, no states).
+    // (not structurally regular). A mode without states (purely algebraic)
+    // is compiled all the same: its leading variables and guards are
+    // functions of time (and of the parameters) alone, which the driver
+    // follows without integrating (algebraic_segment.cpp).
     ModeSystem(const FlatModel& flat, const ModeSet& modes, int mode_index, const ModeStructure& structure);
     ~ModeSystem();
     // The guard and assert functions refer to the system.

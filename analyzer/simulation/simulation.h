@@ -26,6 +26,14 @@
 // variables F_DOWN fixes to constants, such as a library resistor's
 // R_actual = R, are substituted first, mode_system.cpp).
 //
+// Modes without states (a purely algebraic model, or a mode in which an
+// ideal switch removed every energy store) are not integrated: time is
+// advanced over an output grid (SimulationOptions::algebraic_intervals),
+// F_DOWN solved at its points and at events, and the guards and asserts
+// searched over each grid interval as functions of time alone with the
+// same interval search (algebraic_segment.cpp); their events restart
+// through the same callback.
+//
 // Zeno: when the spacings of the last `zeno_events` events shrink
 // geometrically with a stable ratio r < 1 and the accumulation time
 // t_n + dt_n r / (1 - r) lies before the stop time, the run stops once the
@@ -178,6 +186,11 @@ struct SimulationOptions {
     double zeno_spacing_fraction = 1e-2;
     double min_event_spacing = 1e-12;              // relative
     bool record_steps = false;                     // fill SimulationResult::samples
+    // A mode without states is not integrated (algebraic_segment.cpp): its
+    // leading variables are solved at the points of a grid that divides
+    // [start_time, stop time] into this many intervals (and at its events),
+    // and its guards are searched over each interval.
+    int algebraic_intervals = 500;
 };
 
 // One restart step. Steps at one instant (a cascade: the restart of one
@@ -213,6 +226,11 @@ struct SegmentRecord {
     int mode = -1;
     std::string mode_id;
     double begin = 0, end = 0;
+    // A segment of a mode without states (algebraic_segment.cpp): `steps`
+    // counts the output points at which F_DOWN was solved (the segment's
+    // end among them, its start not), max_step is the widest interval
+    // between them; no right-hand sides, Jacobians or projections.
+    bool algebraic = false;
     long steps = 0, rhs_evaluations = 0;
     long jacobian_evaluations = 0;         // ODE Jacobians CVODE asked for (Integrator::jacobian)
     double max_step = 0;

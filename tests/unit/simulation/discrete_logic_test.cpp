@@ -111,5 +111,33 @@ TEST(DiscreteLogicSimulation, FrictionModeStartsAtTheStaticLimitAndReversesWhere
     EXPECT_EQ(r.events[2].to_id, "startForward=false,startBackward=false,mode=-1");
 }
 
+// change(k) of a counter, and a relation on it, are decided in the event
+// iteration (ModeSet::discrete_triggers), not by enumerating the counter's
+// values as modes: each tick moves k and fires the change(k) clause in the
+// same step; k >= 3 fires once, at the third tick.
+TEST(DiscreteLogicSimulation, ChangeOfACounterFiresAtEachTick) {
+    auto fe = simulated("good/discrete/counter_change.mo");
+    ASSERT_TRUE(fe->state.simulation);
+    EXPECT_TRUE(fe->state.modes->complete);
+    EXPECT_EQ(fe->state.modes->modes.size(), 1u);
+    EXPECT_EQ(fe->state.modes->discrete_triggers.size(), 2u);
+    const SimulationResult& r = *fe->state.simulation;
+    EXPECT_EQ(r.stopped_because, StopReason::StopTime) << (r.messages.empty() ? "" : r.messages.back());
+    const std::vector<double> got = instants(r);
+    ASSERT_EQ(got.size(), 6u);
+    for (std::size_t k = 0; k < got.size(); ++k) EXPECT_NEAR(got[k], 0.1 * static_cast<double>(k), 1e-12) << k;
+    EXPECT_EQ(r.final_values.at("k"), 6);
+    EXPECT_EQ(r.final_values.at("m"), 12);
+    EXPECT_NEAR(r.final_values.at("xk"), 0.5, 1e-9);
+    EXPECT_NEAR(r.final_values.at("reached"), 0.2, 1e-12);
+    EXPECT_NEAR(r.final_values.at("x"), 0.55, 1e-9);
+    // Each tick's event names the clock and the change it caused; the third
+    // also the counter's threshold.
+    ASSERT_EQ(r.events.size(), 6u);
+    EXPECT_EQ(r.events[0].guards, (std::vector<std::string>{"sample(0, 0.1)", "k <> pre(k)"}));
+    EXPECT_EQ(r.events[2].guards.size(), 3u);
+    EXPECT_EQ(r.events[3].guards.size(), 2u);
+}
+
 }  // namespace
 }  // namespace modeaudit
