@@ -39,7 +39,9 @@
 #include "flatten/expression_limits.h"
 #include "flatten/instance.h"
 #include "flatten/initial_pre.h"
+#include "flatten/inner_outer.h"
 #include "flatten/lookup.h"
+#include "flatten/records.h"
 #include "flatten/redeclaration.h"
 #include "flatten/unsupported_uses.h"
 #include "parse/ast_print.h"
@@ -59,7 +61,7 @@ ModPtr merge(const ModPtr& outer, const ModPtr& inner) {
         m->binding = outer->binding;
         m->binding_scope = outer->binding_scope;
         m->binding_lex = outer->binding_lex;
-        m->binding_subscript = outer->binding_subscript;
+        m->binding_path = outer->binding_path;
         m->range = outer->range;
     }
     m->each = outer->each || inner->each;
@@ -95,7 +97,7 @@ using GiNaC::ex;
 ModPtr select_element(const ModPtr& m, long k) {
     if (!m) return nullptr;
     auto r = std::make_shared<ModNode>(*m);
-    if (r->binding && !r->each) r->binding_subscript.push_back(k);
+    if (r->binding && !r->each) r->binding_path.push_back(Selector{k, {}});
     for (auto& [name, a] : r->args)
         if (!a->each) a = std::const_pointer_cast<ModNode>(select_element(a, k));
     return r;
@@ -117,7 +119,7 @@ struct ParamState {
     enum class State { Pending, InProgress, Done } state = State::Pending;
     const ast::Expr* binding = nullptr;
     Instance* scope = nullptr;
-    std::vector<long> subscript;
+    std::vector<Selector> path;      // the part of the binding's value taken
     const LexScope* lex = nullptr;   // where the binding is written
     ex value;
     bool has_value = false;
@@ -208,7 +210,7 @@ private:
         int variable;
         const ast::Expr* expr;
         Instance* scope;
-        std::vector<long> subscript;
+        std::vector<Selector> path;
         SourceRange range;
         const LexScope* lex;
     };
@@ -331,6 +333,44 @@ private:
                       const ast::TypePrefix& prefix, const ast::ComponentClause& cc,
                       const ast::ComponentDecl& d, bool is_protected);
 
+    // ---- inner and outer (inner_outer.h)
+    // An `outer` component: the Member of the inner element it refers to.
+    // `inner outer`: the modifiers are the inner part's (`modifiable`).
+    void add_outer(Instance& inst, const LexScope* lex, const ast::ComponentClause& cc, const ast::ComponentDecl& d,
+                   ModPtr outer, std::vector<const ast::ClassDef*>& stack, bool modifiable = false);
+    // Makes the component just added (`inner x`, or `inner outer x`) the
+    // inner element of `inst` for the outer elements below it.
+    void register_inner(Instance& inst, const LexScope* lex, const ast::ComponentClause& cc,
+                        const ast::ComponentDecl& d, const TypeInfo& t, std::vector<const ast::ClassDef*>& stack);
+
+    // ---- records (records.h)
+    // The class a call constructs when it is a record constructor (12.6).
+    std::optional<TypeInfo> record_constructor(const ast::Expr& call, const Ctx& ctx);
+    // A binding of a whole record component, as modifiers of its fields.
+    ModPtr record_binding_mods(const ModPtr& mod, ClassHit cls, const std::string& target);
+    // Where the selectors path[from..] lead from the value of `e`: a
+    // component (through a reference), or an expression whose value still
+    // takes the index selectors `rest`.
+    struct Reached {
+        const Member* member = nullptr;
+        std::string name;
+        const ast::Expr* expr = nullptr;
+        Ctx ctx;
+        std::vector<Selector> rest;
+    };
+    Reached reach(const ast::Expr& e, const Ctx& ctx, const std::vector<Selector>& path, std::size_t from,
+                  SourceRange where);
+    // The part `path` of the value of a binding, a number (or array) or a condition.
+    Value selected_value(const ast::Expr& e, const Ctx& ctx, const std::vector<Selector>& path, SourceRange where,
+                         const std::string& target);
+    ConditionPtr selected_condition(const ast::Expr& e, const Ctx& ctx, const std::vector<Selector>& path,
+                                    SourceRange where, const std::string& target);
+    // The condition a Boolean variable stands for (a constant for a parameter).
+    ConditionPtr variable_condition(int v, SourceRange use);
+    // Whether an expression has a record value (a record component, a constructor call).
+    bool record_valued(const ast::Expr& e, const Ctx& ctx);
+    std::deque<std::map<std::string, Value>> record_locals_;  // a constructor's fields, for its defaults
+
     // A conditional component of the instance still waiting for its condition.
     bool redeclared_conditional(Instance& inst, const std::string& name) {
         auto it = deferred_.find(&inst);
@@ -423,6 +463,10 @@ private:
     };
     void equations(const std::vector<ast::Equation>& eqs, const EqCtx& ec);
     void equation(const ast::Equation& eq, const EqCtx& ec);
+    // `r1 = r2`, `r = R(...)`: one equation per scalar field.
+    void record_equation(const ast::Equation& eq, const EqCtx& ec);
+    // An Integer discrete variable defined by a value (define_integer).
+    void define_integer_value(int variable, const ex& value, SourceRange where);
     // `(a, b) = f(x)`: one equation per named output.
     void tuple_equation(const ast::Expr& lhs, const ast::Expr& rhs, const ast::Equation* src, SourceRange where,
                         const EqCtx& ec);
@@ -711,6 +755,12 @@ void Flattener::add_component(Instance& inst, const LexScope* lex, const ast::Co
     if (inst.members.count(d.name) || inst.absent.count(d.name))
         fail(rule::flatten_type_mismatch, d.name_range,
              fmt::format("'{}' is declared twice in '{}'", d.name, inst.cls->name));
+    // `outer x` is the inner element x of an enclosing instance (inner_outer.h);
+    // `inner outer x` is built as an inner element first (register_inner).
+    if (cc.outer && !cc.inner) {
+        add_outer(inst, lex, cc, d, outer, stack);
+        return;
+    }
     // A redeclaration replaces the declaration's class (redeclaration.h); the
     // original's modifiers (or its constraining clause's) stay.
     std::shared_ptr<const Redeclaration> redecl = outer ? outer->redeclare : nullptr;
@@ -751,16 +801,7 @@ void Flattener::add_component(Instance& inst, const LexScope* lex, const ast::Co
                                  inst.qualify(d.name)));
             Ctx bc{eff->binding_scope ? eff->binding_scope : &inst, nullptr};
             bc.lex = eff->binding_lex;
-            Value v = value(*eff->binding, bc);
-            for (long k : eff->binding_subscript) {
-                std::optional<Value> part = v.element(k);
-                if (!part)
-                    fail(rule::flatten_array_size, eff->range,
-                         fmt::format("the binding of '{}' does not fit the array it is an element of",
-                                     inst.qualify(d.name)));
-                v = *part;
-            }
-            bound = std::move(v);
+            bound = selected_value(*eff->binding, bc, eff->binding_path, eff->range, inst.qualify(d.name));
         }
         if (position >= bound->dims.size())
             fail(rule::flatten_array_size, colon.range,
@@ -830,10 +871,20 @@ void Flattener::add_component(Instance& inst, const LexScope* lex, const ast::Co
         prefix.constant |= np.constant;
         prefix.discrete |= np.discrete;
     }
+    if (inst.is_record) {
+        // `parameter R r`: the fields of r are parameters (Modelica 3.6, 4.5).
+        const ast::TypePrefix& rp = inst.record_prefix;
+        prefix.input |= rp.input;
+        prefix.output |= rp.output;
+        prefix.parameter |= rp.parameter;
+        prefix.constant |= rp.constant;
+        prefix.discrete |= rp.discrete;
+    }
     Member m = make_member(inst, d.name, dims, 0, t, eff, prefix, redecl ? *redecl->clause : cc,
                            redecl ? redecl->decl() : d, is_protected, stack);
     inst.members[d.name] = std::move(m);
     inst.member_order.push_back(d.name);
+    if (cc.inner) register_inner(inst, lex, cc, d, t, stack);
 }
 
 void Flattener::check_replacement(Instance& inst, const ast::ComponentClause& original, const ast::ComponentDecl& d,
@@ -906,10 +957,19 @@ Member Flattener::make_member(Instance& inst, const std::string& name, const std
                              "the external functions that use them (the MSL's table interpolation) are outside the "
                              "subset",
                              child.path, type.cls.cls->name));
-    if (mod && mod->binding)
-        fail(rule::flatten_unsupported_construct, mod->range,
-             fmt::format("a binding of the whole component '{}' (record or model value) is not supported",
-                         child.path));
+    // A record (4.7), or a component nested in one: the declaration's type
+    // prefixes go to its fields; a binding of the whole record gives each
+    // field its value (records.h).
+    child.is_record = inst.is_record || type.cls.cls->kind == ast::ClassKind::Record;
+    if (child.is_record) child.record_prefix = prefix;
+    if (mod && mod->binding) {
+        if (!child.is_record)
+            fail(rule::flatten_unsupported_construct, mod->range,
+                 fmt::format("a binding of the whole component '{}' (a {} value) is not supported; only a record "
+                             "component takes a binding as a whole",
+                             child.path, ast::class_kind_word(type.cls.cls->kind)));
+        mod = record_binding_mods(mod, type.cls, child.path);
+    }
     m.object = &child;
     instantiate(child, type.cls, mod, stack, d.range);
     check_modifier_names(child, mod);
@@ -948,15 +1008,482 @@ int Flattener::make_variable(Instance& inst, const std::string& name, const Type
         ps.binding = mod->binding;
         ps.scope = mod->binding_scope;
         ps.lex = mod->binding_lex;
-        ps.subscript = mod->binding_subscript;
+        ps.path = mod->binding_path;
         ps.range = mod->range;
         if (model_->variables[static_cast<std::size_t>(index)].variability != Variability::Constant &&
             model_->variables[static_cast<std::size_t>(index)].variability != Variability::Parameter)
             bindings_.push_back(
-                {index, mod->binding, mod->binding_scope, mod->binding_subscript, mod->range, mod->binding_lex});
+                {index, mod->binding, mod->binding_scope, mod->binding_path, mod->range, mod->binding_lex});
     }
     attributes_.push_back({index, mod, &d, &cc, &inst});
     return index;
+}
+
+// =========================================================================== inner and outer
+
+void Flattener::add_outer(Instance& inst, const LexScope* lex, const ast::ComponentClause& cc,
+                          const ast::ComponentDecl& d, ModPtr outer, std::vector<const ast::ClassDef*>& stack,
+                          bool modifiable) {
+    const std::string name = inst.qualify(d.name);
+    // An outer declaration takes no modification; its inner element has them (5.4).
+    if (!modifiable && (d.mod || (outer && (outer->binding || !outer->arg_order.empty()))))
+        fail(rule::flatten_type_mismatch, d.mod ? d.mod->range : outer->range,
+             fmt::format("the outer element '{}' takes no modification; modify its inner element instead (Modelica "
+                         "3.6, 5.4)",
+                         name));
+    TypeInfo t = resolve_type(cc.type_name, lex, stack, cc.type_name.range);
+    if (t.is_connector)
+        fail(rule::flatten_unsupported_construct, d.range,
+             fmt::format("'{}' is an outer connector; outer connectors (connections through an inner connector) are "
+                         "outside the subset",
+                         name));
+    // An inner declaration of an enclosing instance not added yet (declared
+    // further down) is added now.
+    auto pending = [&](Instance& up) -> bool {
+        auto it = later_.find(&up);
+        if (it == later_.end()) return false;
+        auto c = it->second.pending.find(d.name);
+        if (c == it->second.pending.end() || !c->second.clause->inner) return false;
+        return add_on_demand(up, d.name, d.range);
+    };
+    const InnerElement* in = find_inner(inst, d.name, pending);
+    if (!in)
+        fail(rule::flatten_undefined_name, d.name_range,
+             fmt::format("'{}' is declared outer, but no enclosing instance declares an inner '{}' (Modelica 3.6, "
+                         "5.4)",
+                         name, d.name),
+             {fmt::format("declare 'inner {} {}' in the model that contains '{}'; modeaudit does not add a missing "
+                          "inner element",
+                          cc.type_name.dotted(), d.name, inst.path.empty() ? std::string("<model>") : inst.path)});
+    if (auto why = inner_type_refusal(lookup_, name, t.builtin, static_cast<int>(t.base), t.cls,
+                                      cc.type_name.dotted(), *in))
+        fail(rule::flatten_type_mismatch, d.range, *why,
+             {fmt::format("the inner element is declared at {}:{}:{}", sm_.path(in->declaration.begin.file),
+                          in->declaration.begin.line, in->declaration.begin.column)});
+    Member m = *in->member;
+    m.outer = true;
+    m.declaration = d.range;
+    inst.members[d.name] = std::move(m);
+    inst.member_order.push_back(d.name);
+}
+
+void Flattener::register_inner(Instance& inst, const LexScope* lex, const ast::ComponentClause& cc,
+                               const ast::ComponentDecl& d, const TypeInfo& t, std::vector<const ast::ClassDef*>& stack) {
+    InnerElement ie;
+    ie.builtin = t.builtin;
+    ie.base = static_cast<int>(t.base);
+    ie.cls = t.cls.cls;
+    ie.lex = t.cls.lex;
+    ie.type_name = cc.type_name.dotted();
+    ie.declaration = d.range;
+    if (!cc.outer) {
+        ie.member = &inst.members.at(d.name);
+        inst.inners[d.name] = ie;
+        return;
+    }
+    // `inner outer x`: what was built is the inner part, for the elements
+    // below; x itself refers to the inner element further up.
+    inst.inner_parts[d.name] = inst.members.at(d.name);
+    inst.members.erase(d.name);
+    inst.member_order.erase(std::find(inst.member_order.begin(), inst.member_order.end(), d.name));
+    ie.member = &inst.inner_parts.at(d.name);
+    add_outer(inst, lex, cc, d, nullptr, stack, true);
+    inst.inners[d.name] = ie;
+}
+
+// =========================================================================== records
+
+std::optional<TypeInfo> Flattener::record_constructor(const ast::Expr& call, const Ctx& ctx) {
+    if (call.kind != ast::ExprKind::Call || !call.iterators.empty() || call.ref.parts.empty()) return std::nullopt;
+    for (const ast::NamePart& p : call.ref.parts)
+        if (!p.subscripts.empty()) return std::nullopt;
+    const LexScope* from = lex_of(ctx);
+    if (!call.ref.global && !lookup_first(call.ref.parts[0].ident, from)) return std::nullopt;  // a built-in
+    std::vector<const ast::ClassDef*> stack;
+    TypeInfo t = resolve_type(call.ref, from, stack, call.range);
+    if (t.builtin || t.cls.cls->kind != ast::ClassKind::Record) return std::nullopt;
+    refuse_unsupported_in(*t.cls.cls);
+    return t;
+}
+
+ModPtr Flattener::record_binding_mods(const ModPtr& mod, ClassHit cls, const std::string& target) {
+    const ast::Expr* e = mod->binding;
+    std::vector<Selector> path = mod->binding_path;
+    Ctx bc{mod->binding_scope, nullptr};
+    bc.lex = mod->binding_lex;
+    // `R rs[2] = {R(...), R(...)}`: element k of an array constructor.
+    while (!path.empty() && path.front().field.empty() && e->kind == ast::ExprKind::Array && e->iterators.empty()) {
+        const long k = path.front().index;
+        if (k < 1 || static_cast<std::size_t>(k) > e->operands.size())
+            fail(rule::flatten_type_mismatch, mod->range,
+                 fmt::format("the binding of '{}' has {} elements, not {}", target, e->operands.size(), k));
+        e = e->operands[static_cast<std::size_t>(k - 1)].get();
+        path.erase(path.begin());
+    }
+    auto rest = std::make_shared<ModNode>(*mod);  // the modifiers of the fields, written beside the binding
+    rest->binding = nullptr;
+    rest->binding_path.clear();
+    auto fields = std::make_shared<ModNode>();
+    fields->range = mod->range;
+    auto give = [&](const std::string& field, const ast::Expr* x, std::vector<Selector> p, SourceRange range) {
+        auto node = std::make_shared<ModNode>();
+        node->binding = x;
+        node->binding_scope = mod->binding_scope;
+        node->binding_lex = mod->binding_lex;
+        node->binding_path = std::move(p);
+        node->range = range;
+        fields->args[field] = node;
+        fields->arg_order.push_back(field);
+    };
+    if (path.empty()) {
+        if (std::optional<TypeInfo> ct = record_constructor(*e, bc)) {
+            // The record constructor (12.6): its arguments are modifiers of the
+            // fields; the fields not given keep their declarations' values.
+            std::vector<std::string> missing = missing_components(lookup_, cls, ct->cls);
+            if (!missing.empty())
+                fail(rule::flatten_type_mismatch, e->range,
+                     fmt::format("'{}' constructs a '{}', which lacks the field '{}' of '{}', the class of '{}'",
+                                 ast::to_modelica(*e), ct->cls.cls->name, missing.front(), cls.cls->name, target));
+            std::vector<RecordField> rf = record_fields(lookup_, ct->cls);
+            std::map<std::string, const ast::Expr*> args;
+            std::string error;
+            SourceRange where = e->range;
+            if (!constructor_arguments(*e, rf, args, error, where))
+                fail(rule::flatten_type_mismatch, where,
+                     fmt::format("the record constructor call '{}': {}", ast::to_modelica(*e), error));
+            for (const RecordField& f : rf)
+                if (auto it = args.find(f.name); it != args.end()) give(f.name, it->second, {}, it->second->range);
+            return merge(rest, merge(fields, ct->mod));
+        }
+    }
+    if (e->kind == ast::ExprKind::Call && (e->ref.global || lookup_first(e->ref.parts[0].ident, lex_of(bc)))) {
+        std::optional<ClassHit> fn = user_function(*e, bc);
+        if (fn)
+            fail(rule::flatten_unsupported_construct, e->range,
+                 fmt::format("'{}' gives the record '{}' the value of the function '{}'; records returned by "
+                             "functions are outside the subset",
+                             ast::to_modelica(*e), target, fn->cls->name));
+    }
+    // Another record value: each input field takes that field of it (the
+    // other fields' own bindings give the same values).
+    for (const RecordField& f : record_fields(lookup_, cls)) {
+        if (!f.input) continue;
+        std::vector<Selector> p = path;
+        p.push_back(Selector{0, f.name});
+        give(f.name, e, std::move(p), mod->range);
+    }
+    return merge(rest, fields);
+}
+
+Flattener::Reached Flattener::reach(const ast::Expr& e, const Ctx& ctx, const std::vector<Selector>& path,
+                                    std::size_t from, SourceRange where) {
+    Reached out;
+    out.ctx = ctx;
+    auto only_indices = [&] {
+        for (std::size_t i = from; i < path.size(); ++i)
+            if (!path[i].field.empty()) return false;
+        return true;
+    };
+    auto as_expression = [&]() {
+        out.expr = &e;
+        out.rest.assign(path.begin() + static_cast<std::ptrdiff_t>(from), path.end());
+        return out;
+    };
+    if (from >= path.size()) return as_expression();
+    const bool is_time = e.kind == ast::ExprKind::Ref && e.ref.simple() && e.ref.parts[0].ident == "time" &&
+                         !(ctx.locals && ctx.locals->count("time")) && !(ctx.inst && ctx.inst->members.count("time"));
+    switch (e.kind) {
+        case ast::ExprKind::Ref: {
+            if (is_time) break;
+            Resolved r = resolve(e.ref, ctx);
+            if (r.local) break;
+            const Member* m = r.member;
+            std::string name = r.name;
+            for (std::size_t i = from; i < path.size(); ++i) {
+                const Selector& s = path[i];
+                if (s.field.empty()) {
+                    if (m->kind != Member::Kind::Array || s.index < 1 ||
+                        static_cast<std::size_t>(s.index) > m->elements.size())
+                        fail(rule::flatten_type_mismatch, where,
+                             fmt::format("'{}' has no element {}", name, s.index));
+                    m = &m->elements[static_cast<std::size_t>(s.index - 1)];
+                    name += fmt::format("[{}]", s.index);
+                    continue;
+                }
+                if (m->kind != Member::Kind::Object)
+                    fail(rule::flatten_type_mismatch, where,
+                         fmt::format("'{}' is not a record, so it has no field '{}'", name, s.field));
+                auto it = m->object->members.find(s.field);
+                if (it == m->object->members.end())
+                    fail(rule::flatten_type_mismatch, where,
+                         fmt::format("'{}' has no field '{}' (records of different classes?)", name, s.field));
+                m = &it->second;
+                name += "." + s.field;
+            }
+            out.member = m;
+            out.name = name;
+            return out;
+        }
+        case ast::ExprKind::Array:
+            if (e.iterators.empty() && path[from].field.empty()) {
+                const long k = path[from].index;
+                if (k < 1 || static_cast<std::size_t>(k) > e.operands.size())
+                    fail(rule::flatten_type_mismatch, where,
+                         fmt::format("'{}' has {} elements, not {}", ast::to_modelica(e), e.operands.size(), k));
+                return reach(*e.operands[static_cast<std::size_t>(k - 1)], ctx, path, from + 1, where);
+            }
+            break;
+        case ast::ExprKind::If: {
+            // Conditions known when flattening choose the branch.
+            const std::size_t n = e.operands.size();
+            bool dynamic = false;
+            for (std::size_t i = 0; i + 1 < n && !dynamic; i += 2) {
+                ConditionPtr c = fold(condition(*e.operands[i], ctx));
+                if (c->kind != Condition::Kind::Constant) dynamic = true;
+                else if (c->value) return reach(*e.operands[i + 1], ctx, path, from, where);
+            }
+            if (!dynamic) return reach(*e.operands[n - 1], ctx, path, from, where);
+            if (only_indices()) return as_expression();
+            fail(rule::flatten_unsupported_construct, e.range,
+                 fmt::format("'{}' is a record-valued if-expression whose condition is not known when flattening; "
+                             "write the if-expression for each field instead",
+                             ast::to_modelica(e)));
+        }
+        case ast::ExprKind::Call: {
+            if (path[from].field.empty()) break;
+            std::optional<TypeInfo> ct = record_constructor(e, ctx);
+            if (!ct) {
+                if (e.ref.global || !lookup_first(e.ref.parts[0].ident, lex_of(ctx))) break;
+                if (std::optional<ClassHit> fn = user_function(e, ctx))
+                    fail(rule::flatten_unsupported_construct, e.range,
+                         fmt::format("'{}' returns a record (of the function '{}'); records returned by functions are "
+                                     "outside the subset",
+                                     ast::to_modelica(e), fn->cls->name));
+                break;
+            }
+            const std::string& f = path[from].field;
+            std::vector<RecordField> rf = record_fields(lookup_, ct->cls);
+            std::map<std::string, const ast::Expr*> args;
+            std::string error;
+            SourceRange at = e.range;
+            if (!constructor_arguments(e, rf, args, error, at))
+                fail(rule::flatten_type_mismatch, at,
+                     fmt::format("the record constructor call '{}': {}", ast::to_modelica(e), error));
+            if (auto it = args.find(f); it != args.end()) return reach(*it->second, ctx, path, from + 1, where);
+            if (ModPtr sm = sub(ct->mod, f); sm && sm->binding) {
+                Ctx sc;
+                sc.lex = sm->binding_lex;
+                return reach(*sm->binding, sc, path, from + 1, where);
+            }
+            const RecordField* field = nullptr;
+            for (const RecordField& g : rf)
+                if (g.name == f) field = &g;
+            if (!field)
+                fail(rule::flatten_type_mismatch, where,
+                     fmt::format("the record '{}' has no field '{}'", ct->cls.cls->name, f));
+            if (!field->decl->mod || !field->decl->mod->binding)
+                fail(rule::flatten_type_mismatch, e.range,
+                     fmt::format("'{}' gives no value to the field '{}', and its declaration has none",
+                                 ast::to_modelica(e), f));
+            // The default, as in the constructor function: the numeric fields
+            // before it (given, or by their own defaults) are its variables.
+            std::map<std::string, Value> locals;
+            for (const RecordField& g : rf) {
+                if (&g == field) break;
+                std::vector<const ast::ClassDef*> st;
+                TypeInfo gt = resolve_type(g.clause->type_name, g.lex, st, g.clause->type_name.range);
+                if (!gt.builtin || (gt.base != BaseType::Real && gt.base != BaseType::Integer)) continue;
+                if (auto it = args.find(g.name); it != args.end()) {
+                    locals[g.name] = value(*it->second, ctx);
+                } else if (g.decl->mod && g.decl->mod->binding) {
+                    Ctx gc;
+                    gc.locals = &locals;
+                    gc.lex = g.lex;
+                    locals[g.name] = value(*g.decl->mod->binding, gc);
+                }
+            }
+            record_locals_.push_back(std::move(locals));
+            Ctx rc;
+            rc.locals = &record_locals_.back();
+            rc.lex = field->lex;
+            return reach(*field->decl->mod->binding, rc, path, from + 1, where);
+        }
+        default:
+            break;
+    }
+    if (only_indices()) return as_expression();
+    std::string field;
+    for (std::size_t i = from; i < path.size() && field.empty(); ++i) field = path[i].field;
+    fail(rule::flatten_unsupported_construct, e.range,
+         fmt::format("the field '{}' of '{}': a record value is a record component or a record constructor call "
+                     "here",
+                     field, ast::to_modelica(e)));
+}
+
+Value Flattener::selected_value(const ast::Expr& e, const Ctx& ctx, const std::vector<Selector>& path,
+                                SourceRange where, const std::string& target) {
+    Value v;
+    std::vector<Selector> rest;
+    if (path.empty()) {
+        v = value(e, ctx);
+    } else {
+        Reached r = reach(e, ctx, path, 0, where);
+        v = r.member ? member_value(*r.member, r.ctx, where, r.name) : value(*r.expr, r.ctx);
+        rest = std::move(r.rest);
+    }
+    for (const Selector& s : rest) {
+        std::optional<Value> part = v.element(s.index);
+        if (!part)
+            fail(rule::flatten_type_mismatch, where,
+                 fmt::format("the binding of '{}' has shape {}, which does not fit the array", target, v.shape()));
+        v = *part;
+    }
+    return v;
+}
+
+ConditionPtr Flattener::variable_condition(int v, SourceRange use) {
+    const FlatVariable& var = model_->variables[static_cast<std::size_t>(v)];
+    if (var.type != BaseType::Boolean)
+        fail(rule::flatten_type_mismatch, use, fmt::format("'{}' is not a Boolean", var.name));
+    if (var.variability == Variability::Parameter || var.variability == Variability::Constant) {
+        auto n = numeric_value(param_value(v, use));
+        if (!n)
+            fail(rule::flatten_unsupported_construct, use,
+                 fmt::format("Boolean parameter '{}' without a value", model_->variables[static_cast<std::size_t>(v)].name));
+        return condition_constant(!n->is_zero(), use);
+    }
+    auto c = std::make_shared<Condition>();
+    c->kind = Condition::Kind::Variable;
+    c->variable = v;
+    c->range = use;
+    return c;
+}
+
+ConditionPtr Flattener::selected_condition(const ast::Expr& e, const Ctx& ctx, const std::vector<Selector>& path,
+                                           SourceRange where, const std::string& target) {
+    if (path.empty()) return condition(e, ctx);
+    Reached r = reach(e, ctx, path, 0, where);
+    if (r.member) {
+        if (r.member->kind != Member::Kind::Scalar)
+            fail(rule::flatten_type_mismatch, where, fmt::format("'{}' is not a Boolean, the type of '{}'", r.name, target));
+        return variable_condition(r.member->variable, where);
+    }
+    if (!r.rest.empty())
+        fail(rule::flatten_unsupported_construct, where,
+             fmt::format("the element of a Boolean array expression that '{}' takes; give each element its own value",
+                         target));
+    return condition(*r.expr, r.ctx);
+}
+
+bool Flattener::record_valued(const ast::Expr& e, const Ctx& ctx) {
+    switch (e.kind) {
+        case ast::ExprKind::Ref: {
+            if (e.ref.simple() && e.ref.parts[0].ident == "time" && !(ctx.locals && ctx.locals->count("time")) &&
+                !(ctx.inst && ctx.inst->members.count("time")))
+                return false;
+            if (ctx.locals && !e.ref.global && ctx.locals->count(e.ref.parts[0].ident)) return false;
+            if (ctx.bool_locals && !e.ref.global && ctx.bool_locals->count(e.ref.parts[0].ident)) return false;
+            Resolved r = resolve(e.ref, ctx);
+            if (r.local) return false;
+            const Member* m = r.member;
+            while (m->kind == Member::Kind::Array && !m->elements.empty()) m = &m->elements.front();
+            return m->kind == Member::Kind::Object && m->object->is_record;
+        }
+        case ast::ExprKind::Call:
+            return record_constructor(e, ctx).has_value();
+        case ast::ExprKind::If:
+            return e.operands.size() >= 2 && record_valued(*e.operands[1], ctx);
+        default:
+            return false;
+    }
+}
+
+void Flattener::record_equation(const ast::Equation& eq, const EqCtx& ec) {
+    const Ctx& ctx = ec.ctx;
+    // The fields come from the side that is a record component.
+    const Member* shape = nullptr;
+    std::string shape_name;
+    for (const ast::Expr* side : {eq.lhs.get(), eq.rhs.get()}) {
+        if (shape || side->kind != ast::ExprKind::Ref || !record_valued(*side, ctx)) continue;
+        Resolved r = resolve(side->ref, ctx);
+        shape = r.member;
+        shape_name = r.name;
+    }
+    if (!shape)
+        fail(rule::flatten_unsupported_construct, eq.range,
+             fmt::format("the record equation '{} = {}' has no record component on either side; one side must be a "
+                         "record component, whose fields the equation relates",
+                         ast::to_modelica(*eq.lhs), ast::to_modelica(*eq.rhs)));
+    struct Leaf {
+        std::vector<Selector> path;
+        int variable;
+    };
+    std::vector<Leaf> leaves;
+    std::vector<Selector> path;
+    std::function<void(const Member&)> collect = [&](const Member& m) {
+        switch (m.kind) {
+            case Member::Kind::Scalar:
+                if (model_->variables[static_cast<std::size_t>(m.variable)].type != BaseType::String)
+                    leaves.push_back({path, m.variable});
+                return;
+            case Member::Kind::Array:
+                for (std::size_t k = 0; k < m.elements.size(); ++k) {
+                    path.push_back(Selector{static_cast<long>(k + 1), {}});
+                    collect(m.elements[k]);
+                    path.pop_back();
+                }
+                return;
+            case Member::Kind::Object:
+                for (const std::string& n : m.object->member_order) {
+                    path.push_back(Selector{0, n});
+                    collect(m.object->members.at(n));
+                    path.pop_back();
+                }
+                return;
+        }
+    };
+    collect(*shape);
+    for (const Leaf& leaf : leaves) {
+        const FlatVariable& var = model_->variables[static_cast<std::size_t>(leaf.variable)];
+        std::string field;
+        for (const Selector& s : leaf.path) field += s.field.empty() ? fmt::format("[{}]", s.index) : "." + s.field;
+        const std::string target = shape_name + field;
+        if (var.type == BaseType::Boolean || (var.type == BaseType::Integer && var.variability == Variability::Discrete)) {
+            // A discrete field: defined like a Boolean or Integer variable by an equation.
+            Reached l = reach(*eq.lhs, ctx, leaf.path, 0, eq.range);
+            if (!l.member || l.member->kind != Member::Kind::Scalar)
+                fail(rule::flatten_unsupported_construct, eq.range,
+                     fmt::format("the discrete field '{}' of a record equation must be a variable on the left side",
+                                 target));
+            const int lv = l.member->variable;
+            const FlatVariable& lvar = model_->variables[static_cast<std::size_t>(lv)];
+            if (lvar.variability != Variability::Discrete)
+                fail(rule::flatten_type_mismatch, eq.range,
+                     fmt::format("'{}' is a {}; it cannot be defined by an equation", lvar.name,
+                                 lvar.variability == Variability::Parameter  ? "parameter"
+                                 : lvar.variability == Variability::Constant ? "constant"
+                                                                             : "continuous variable"));
+            if (!ec.active.empty())
+                fail(rule::flatten_unsupported_construct, eq.range,
+                     "a discrete record field defined inside an if-equation with a non-parameter condition");
+            if (lvar.type == BaseType::Boolean) {
+                RelationDefinition rd;
+                rd.variable = lv;
+                rd.condition = fold(selected_condition(*eq.rhs, ctx, leaf.path, eq.range, target));
+                rd.range = eq.range;
+                model_->relation_definitions.push_back(rd);
+            } else {
+                Value rv = selected_value(*eq.rhs, ctx, leaf.path, eq.range, target);
+                if (!rv.is_scalar())
+                    fail(rule::flatten_type_mismatch, eq.range, fmt::format("the Integer '{}' is defined by an array", target));
+                define_integer_value(lv, rv.elems[0], eq.range);
+            }
+            continue;
+        }
+        Value l = selected_value(*eq.lhs, ctx, leaf.path, eq.range, target);
+        Value r = selected_value(*eq.rhs, ctx, leaf.path, eq.range, target);
+        add_equation(l, r, &eq, eq.range, ec, "equation");
+    }
 }
 
 void Flattener::refuse_unsupported_in(const ast::ClassDef& cls) {
@@ -1097,7 +1624,7 @@ ex Flattener::param_value(int v, SourceRange use) {
     if (ps.binding && var->type == BaseType::Boolean) {
         Ctx ctx{ps.scope, nullptr};
         ctx.lex = ps.lex;
-        ConditionPtr c = fold(condition(*ps.binding, ctx));
+        ConditionPtr c = fold(selected_condition(*ps.binding, ctx, ps.path, ps.range, var->name));
         var = &model_->variables[static_cast<std::size_t>(v)];
         if (c->kind != Condition::Kind::Constant)
             fail(rule::flatten_type_mismatch, ps.range,
@@ -1108,16 +1635,8 @@ ex Flattener::param_value(int v, SourceRange use) {
     } else if (ps.binding) {
         Ctx ctx{ps.scope, nullptr};
         ctx.lex = ps.lex;
-        Value val = value(*ps.binding, ctx);
+        Value val = selected_value(*ps.binding, ctx, ps.path, ps.range, var->name);
         var = &model_->variables[static_cast<std::size_t>(v)];
-        for (long k : ps.subscript) {
-            std::optional<Value> part = val.element(k);
-            if (!part)
-                fail(rule::flatten_type_mismatch, ps.range,
-                     fmt::format("the binding of '{}' has shape {}, which does not fit the array", var->name,
-                                 val.shape()));
-            val = *part;
-        }
         if (!val.is_scalar())
             fail(rule::flatten_type_mismatch, ps.range,
                  fmt::format("'{}' is a scalar but its binding has shape {}", var->name, val.shape()));
@@ -1623,14 +2142,20 @@ int Flattener::new_condition(ConditionPtr c, SourceRange where) {
 }
 
 void Flattener::define_integer(int variable, const ast::Expr& rhs, const Ctx& ctx, SourceRange where) {
-    const FlatVariable& var = model_->variables[static_cast<std::size_t>(variable)];
     Value v = value(rhs, ctx);
     if (!v.is_scalar())
-        fail(rule::flatten_type_mismatch, where, fmt::format("the Integer '{}' is defined by an array", var.name));
+        fail(rule::flatten_type_mismatch, where,
+             fmt::format("the Integer '{}' is defined by an array",
+                         model_->variables[static_cast<std::size_t>(variable)].name));
+    define_integer_value(variable, v.elems[0], where);
+}
+
+void Flattener::define_integer_value(int variable, const ex& value, SourceRange where) {
+    const FlatVariable& var = model_->variables[static_cast<std::size_t>(variable)];
     // Between events an Integer is constant: its value may read discrete
     // quantities and select by conditions (which may test continuous
     // relations), but not read a continuous quantity itself.
-    for (GiNaC::const_preorder_iterator it = v.elems[0].preorder_begin(); it != v.elems[0].preorder_end(); ++it) {
+    for (GiNaC::const_preorder_iterator it = value.preorder_begin(); it != value.preorder_end(); ++it) {
         if (!GiNaC::is_a<GiNaC::symbol>(*it)) continue;
         auto m = model_->symbols.meaning(GiNaC::ex_to<GiNaC::symbol>(*it));
         if (!m || m->role == SymbolTable::Meaning::Role::Condition) continue;
@@ -1643,7 +2168,7 @@ void Flattener::define_integer(int variable, const ast::Expr& rhs, const Ctx& ct
                              "define it by conditions (if ... then 1 else ...) or assign it in a when-clause",
                              var.name, GiNaC::ex_to<GiNaC::symbol>(*it).get_name()));
     }
-    model_->integer_definitions.push_back({variable, v.elems[0], where});
+    model_->integer_definitions.push_back({variable, value, where});
 }
 
 Value Flattener::call_value(const ast::Expr& e, const Ctx& ctx) {
@@ -1885,8 +2410,13 @@ std::vector<Flattener::Output> Flattener::function_outputs(const ast::Expr& e, c
     if (!fn) {
         ClassHit c = lookup_class(e.ref, lex_of(ctx));
         fail(rule::flatten_unsupported_construct, e.range,
-             fmt::format("'{}' is a {}; record constructors and calls of non-functions are not supported", fname,
-                         ast::class_kind_word(c.cls->kind)));
+             c.cls->kind == ast::ClassKind::Record
+                 ? fmt::format("'{}' constructs a record value, used here where a number or a condition is expected; "
+                               "a record constructor gives a whole record component its value (a binding or a record "
+                               "equation, Modelica 3.6, 12.6)",
+                               ast::to_modelica(e))
+                 : fmt::format("'{}' is a {}; calls of classes that are not functions are not supported", fname,
+                               ast::class_kind_word(c.cls->kind)));
     }
     return inline_function(*fn, e, ctx);
 }
@@ -2559,6 +3089,11 @@ void Flattener::equation(const ast::Equation& eq, const EqCtx& outer) {
                 if (auto ip = initial_pre_equation(eq)) {
                     if (initial_pre(*ip, eq, ctx)) return;
                 }
+            // `r1 = r2` between records: one equation per field (records.h).
+            if (record_valued(*eq.lhs, ctx) || record_valued(*eq.rhs, ctx)) {
+                record_equation(eq, ec);
+                return;
+            }
             // A Boolean variable defined by a relation: the MSL diode's `off = s < 0;`.
             if (eq.lhs->kind == ast::ExprKind::Ref) {
                 Resolved r = resolve(eq.lhs->ref, ctx);
@@ -3060,14 +3595,8 @@ void Flattener::process_attributes() {
                     fail(rule::flatten_type_mismatch, m->range, "the start value of a Boolean must be constant");
                 return ex(c->value ? 1 : 0);
             }
-            Value v = value(*m->binding, c2);
-            for (long k : m->binding_subscript) {
-                std::optional<Value> part = v.element(k);
-                if (!part)
-                    fail(rule::flatten_type_mismatch, m->range,
-                         fmt::format("attribute {} of '{}' does not fit the array", name, V().name));
-                v = *part;
-            }
+            Value v = selected_value(*m->binding, c2, m->binding_path, m->range,
+                                     fmt::format("attribute {} of '{}'", name, V().name));
             if (!v.is_scalar())
                 fail(rule::flatten_type_mismatch, m->range,
                      fmt::format("attribute {} of '{}' has shape {}; use each", name, V().name, v.shape()));
@@ -3168,26 +3697,28 @@ void Flattener::finish_bindings() {
         if (V().type == BaseType::Boolean) {
             RelationDefinition rd;
             rd.variable = b.variable;
-            rd.condition = fold(condition(*b.expr, ctx));
+            rd.condition = fold(selected_condition(*b.expr, ctx, b.path, b.range, V().name));
             rd.range = b.range;
             model_->relation_definitions.push_back(rd);
             continue;
         }
-        if (V().variability == Variability::Discrete && V().type == BaseType::Integer && b.subscript.empty()) {
+        if (V().variability == Variability::Discrete && V().type == BaseType::Integer && b.path.empty()) {
             define_integer(b.variable, *b.expr, ctx, b.range);
+            continue;
+        }
+        if (V().variability == Variability::Discrete && V().type == BaseType::Integer &&
+            std::any_of(b.path.begin(), b.path.end(), [](const Selector& x) { return !x.field.empty(); })) {
+            // A field of a record binding (`r.n` of `R r = other`).
+            Value iv = selected_value(*b.expr, ctx, b.path, b.range, V().name);
+            if (!iv.is_scalar())
+                fail(rule::flatten_type_mismatch, b.range, fmt::format("the Integer '{}' is defined by an array", V().name));
+            define_integer_value(b.variable, iv.elems[0], b.range);
             continue;
         }
         if (V().variability == Variability::Discrete)
             fail(rule::flatten_unsupported_construct, b.range,
                  fmt::format("binding of the discrete variable '{}' outside when", V().name));
-        Value v = value(*b.expr, ctx);
-        for (long k : b.subscript) {
-            std::optional<Value> part = v.element(k);
-            if (!part)
-                fail(rule::flatten_type_mismatch, b.range,
-                     fmt::format("the binding of '{}' does not fit the array", V().name));
-            v = *part;
-        }
+        Value v = selected_value(*b.expr, ctx, b.path, b.range, V().name);
         EqCtx ec;
         ec.ctx = ctx;
         add_equation(Value::scalar(model_->symbols.variable(b.variable)), v, nullptr, b.range, ec,
@@ -3236,11 +3767,13 @@ void Flattener::walk_sections(Instance* inst) {
         }
     }
     std::function<void(const Member&)> visit = [&](const Member& m) {
+        if (m.outer) return;  // the inner element's sections are walked where it is declared
         if (m.kind == Member::Kind::Object) walk_sections(m.object);
         if (m.kind == Member::Kind::Array)
             for (const Member& e : m.elements) visit(e);
     };
     for (const std::string& name : inst->member_order) visit(inst->members.at(name));
+    for (const auto& [name, m] : inst->inner_parts) visit(m);
 }
 
 std::unique_ptr<FlatModel> Flattener::run() {

@@ -23,6 +23,23 @@ bool is_integer_type(const ast::ComponentRef& type) { return type.dotted() == "I
 
 namespace {
 
+// The record class a function variable's type denotes, or null (a built-in
+// type, a type derived from one, an enumeration, another class).
+const ast::ClassDef* record_type(const ast::ComponentRef& type, const LexScope* lex, FunctionHost& host) {
+    auto builtin = [](const ast::ComponentRef& r) {
+        if (r.parts.size() != 1 || r.global) return false;
+        const std::string& n = r.parts[0].ident;
+        return n == "Real" || n == "Integer" || n == "Boolean" || n == "String";
+    };
+    if (builtin(type)) return nullptr;
+    ClassHit hit = host.find_class(type, lex);
+    for (int guard = 0; hit.cls && hit.cls->is_short && !hit.cls->is_enumeration && guard < 64; ++guard) {
+        if (builtin(hit.cls->short_base)) return nullptr;
+        hit = host.find_class(hit.cls->short_base, hit.lex ? hit.lex->parent : nullptr);
+    }
+    return hit.cls && hit.cls->kind == ast::ClassKind::Record ? hit.cls : nullptr;
+}
+
 void collect(const ClassHit& fn, FunctionHost& host, FunctionParts& parts, std::vector<const ast::ClassDef*>& stack) {
     const ast::ClassDef& f = *fn.cls;
     if (std::find(stack.begin(), stack.end(), &f) != stack.end())
@@ -64,6 +81,11 @@ void collect(const ClassHit& fn, FunctionHost& host, FunctionParts& parts, std::
             if (cc.type_name.dotted() == "String")
                 host.refuse(rule::flatten_unsupported_construct, d.range,
                             fmt::format("String variable '{}' in function '{}' is not supported", d.name, f.name));
+            if (const ast::ClassDef* rec = record_type(cc.type_name, fn.lex, host))
+                host.refuse(rule::flatten_unsupported_construct, d.range,
+                            fmt::format("'{}' of function '{}' is a record (class '{}'); records passed to or returned "
+                                        "from functions are outside the subset",
+                                        d.name, f.name, rec->name));
             parts.variables.push_back(v);
             if (v.input) parts.inputs.push_back(d.name);
             if (v.output) parts.outputs.push_back(d.name);
