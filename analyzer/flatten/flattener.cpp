@@ -255,6 +255,9 @@ private:
             return n->to_double();
         }
         void check_class(const ast::ClassDef& cls) override { f_.refuse_unsupported_in(cls); }
+        std::vector<RecordLeaf> record_leaves(ClassHit record, SourceRange where) override {
+            return f_.record_leaves(record, where);
+        }
 
     private:
         Flattener& f_;
@@ -344,6 +347,8 @@ private:
                         const ast::ComponentDecl& d, const TypeInfo& t, std::vector<const ast::ClassDef*>& stack);
 
     // ---- records (records.h)
+    // The scalar fields of a record class, for a record input of a function.
+    std::vector<RecordLeaf> record_leaves(ClassHit record, SourceRange where);
     // The class a call constructs when it is a record constructor (12.6).
     std::optional<TypeInfo> record_constructor(const ast::Expr& call, const Ctx& ctx);
     // A binding of a whole record component, as modifiers of its fields.
@@ -360,6 +365,12 @@ private:
     };
     Reached reach(const ast::Expr& e, const Ctx& ctx, const std::vector<Selector>& path, std::size_t from,
                   SourceRange where);
+    // The same from a record constructed by the constructor of `rec` with
+    // the arguments `args` (written in `actx`) and the short class
+    // modifiers `defaults`: path[from] names one of its fields.
+    Reached reach_constructed(ClassHit rec, const std::map<std::string, const ast::Expr*>& args, const Ctx& actx,
+                              const ModPtr& defaults, const std::vector<Selector>& path, std::size_t from,
+                              SourceRange where, const std::string& what);
     // The part `path` of the value of a binding, a number (or array) or a condition.
     Value selected_value(const ast::Expr& e, const Ctx& ctx, const std::vector<Selector>& path, SourceRange where,
                          const std::string& target);
@@ -381,10 +392,10 @@ private:
     }
 
     // Every argument of a modification must name a component of the instance.
-    void check_modifier_names(const Instance& inst, const ModPtr& mod) {
+    void check_modifier_names(Instance& inst, const ModPtr& mod) {
         if (!mod) return;
         for (const std::string& name : mod->arg_order)
-            if (!inst.members.count(name) && !inst.absent.count(name))
+            if (!inst.members.count(name) && !inst.absent.count(name) && !redeclared_conditional(inst, name))
                 fail(rule::flatten_undefined_name, mod->args.at(name)->range,
                      fmt::format("'{}' has no component '{}' to modify", inst.cls ? inst.cls->name : inst.path, name));
     }
@@ -1111,18 +1122,47 @@ ModPtr Flattener::record_binding_mods(const ModPtr& mod, ClassHit cls, const std
     std::vector<Selector> path = mod->binding_path;
     Ctx bc{mod->binding_scope, nullptr};
     bc.lex = mod->binding_lex;
-    // `R rs[2] = {R(...), R(...)}`: element k of an array constructor.
-    while (!path.empty() && path.front().field.empty() && e->kind == ast::ExprKind::Array && e->iterators.empty()) {
-        const long k = path.front().index;
-        if (k < 1 || static_cast<std::size_t>(k) > e->operands.size())
-            fail(rule::flatten_type_mismatch, mod->range,
-                 fmt::format("the binding of '{}' has {} elements, not {}", target, e->operands.size(), k));
-        e = e->operands[static_cast<std::size_t>(k - 1)].get();
-        path.erase(path.begin());
+    for (bool reduced = true; reduced;) {
+        reduced = false;
+        // `R rs[2] = {R(...), R(...)}`: element k of an array constructor.
+        if (!path.empty() && path.front().field.empty() && e->kind == ast::ExprKind::Array && e->iterators.empty()) {
+            const long k = path.front().index;
+            if (k < 1 || static_cast<std::size_t>(k) > e->operands.size())
+                fail(rule::flatten_type_mismatch, mod->range,
+                     fmt::format("the binding of '{}' has {} elements, not {}", target, e->operands.size(), k));
+            e = e->operands[static_cast<std::size_t>(k - 1)].get();
+            path.erase(path.begin());
+            reduced = true;
+        } else if (e->kind == ast::ExprKind::If) {
+            // `if big then R(...) else R(...)` with a condition known now.
+            const ast::Expr* chosen = nullptr;
+            bool dynamic = false;
+            for (std::size_t i = 0; i + 1 < e->operands.size() && !chosen && !dynamic; i += 2) {
+                ConditionPtr c = fold(condition(*e->operands[i], bc));
+                if (c->kind != Condition::Kind::Constant) dynamic = true;
+                else if (c->value) chosen = e->operands[i + 1].get();
+            }
+            if (!dynamic) {
+                e = chosen ? chosen : e->operands.back().get();
+                reduced = true;
+            }
+        }
     }
-    auto rest = std::make_shared<ModNode>(*mod);  // the modifiers of the fields, written beside the binding
+    // The modifiers of the fields written with the binding or in the
+    // declarations it overrides (`parameter R r(a = 1)` bound as a whole):
+    // the binding gives every input field its value, so their bindings go;
+    // their attributes stay.
+    auto rest = std::make_shared<ModNode>(*mod);
     rest->binding = nullptr;
     rest->binding_path.clear();
+    for (const RecordField& f : record_fields(lookup_, cls)) {
+        auto it = rest->args.find(f.name);
+        if (!f.input || it == rest->args.end() || !it->second->binding) continue;
+        auto stripped = std::make_shared<ModNode>(*it->second);
+        stripped->binding = nullptr;
+        stripped->binding_path.clear();
+        if (!stripped->redeclare) it->second = stripped;
+    }
     auto fields = std::make_shared<ModNode>();
     fields->range = mod->range;
     auto give = [&](const std::string& field, const ast::Expr* x, std::vector<Selector> p, SourceRange range) {
@@ -1153,7 +1193,7 @@ ModPtr Flattener::record_binding_mods(const ModPtr& mod, ClassHit cls, const std
                      fmt::format("the record constructor call '{}': {}", ast::to_modelica(*e), error));
             for (const RecordField& f : rf)
                 if (auto it = args.find(f.name); it != args.end()) give(f.name, it->second, {}, it->second->range);
-            return merge(rest, merge(fields, ct->mod));
+            return merge(fields, merge(ct->mod, rest));
         }
     }
     if (e->kind == ast::ExprKind::Call && (e->ref.global || lookup_first(e->ref.parts[0].ident, lex_of(bc)))) {
@@ -1172,7 +1212,7 @@ ModPtr Flattener::record_binding_mods(const ModPtr& mod, ClassHit cls, const std
         p.push_back(Selector{0, f.name});
         give(f.name, e, std::move(p), mod->range);
     }
-    return merge(rest, fields);
+    return merge(fields, rest);
 }
 
 Flattener::Reached Flattener::reach(const ast::Expr& e, const Ctx& ctx, const std::vector<Selector>& path,
@@ -1261,7 +1301,6 @@ Flattener::Reached Flattener::reach(const ast::Expr& e, const Ctx& ctx, const st
                                      ast::to_modelica(e), fn->cls->name));
                 break;
             }
-            const std::string& f = path[from].field;
             std::vector<RecordField> rf = record_fields(lookup_, ct->cls);
             std::map<std::string, const ast::Expr*> args;
             std::string error;
@@ -1269,44 +1308,7 @@ Flattener::Reached Flattener::reach(const ast::Expr& e, const Ctx& ctx, const st
             if (!constructor_arguments(e, rf, args, error, at))
                 fail(rule::flatten_type_mismatch, at,
                      fmt::format("the record constructor call '{}': {}", ast::to_modelica(e), error));
-            if (auto it = args.find(f); it != args.end()) return reach(*it->second, ctx, path, from + 1, where);
-            if (ModPtr sm = sub(ct->mod, f); sm && sm->binding) {
-                Ctx sc;
-                sc.lex = sm->binding_lex;
-                return reach(*sm->binding, sc, path, from + 1, where);
-            }
-            const RecordField* field = nullptr;
-            for (const RecordField& g : rf)
-                if (g.name == f) field = &g;
-            if (!field)
-                fail(rule::flatten_type_mismatch, where,
-                     fmt::format("the record '{}' has no field '{}'", ct->cls.cls->name, f));
-            if (!field->decl->mod || !field->decl->mod->binding)
-                fail(rule::flatten_type_mismatch, e.range,
-                     fmt::format("'{}' gives no value to the field '{}', and its declaration has none",
-                                 ast::to_modelica(e), f));
-            // The default, as in the constructor function: the numeric fields
-            // before it (given, or by their own defaults) are its variables.
-            std::map<std::string, Value> locals;
-            for (const RecordField& g : rf) {
-                if (&g == field) break;
-                std::vector<const ast::ClassDef*> st;
-                TypeInfo gt = resolve_type(g.clause->type_name, g.lex, st, g.clause->type_name.range);
-                if (!gt.builtin || (gt.base != BaseType::Real && gt.base != BaseType::Integer)) continue;
-                if (auto it = args.find(g.name); it != args.end()) {
-                    locals[g.name] = value(*it->second, ctx);
-                } else if (g.decl->mod && g.decl->mod->binding) {
-                    Ctx gc;
-                    gc.locals = &locals;
-                    gc.lex = g.lex;
-                    locals[g.name] = value(*g.decl->mod->binding, gc);
-                }
-            }
-            record_locals_.push_back(std::move(locals));
-            Ctx rc;
-            rc.locals = &record_locals_.back();
-            rc.lex = field->lex;
-            return reach(*field->decl->mod->binding, rc, path, from + 1, where);
+            return reach_constructed(ct->cls, args, ctx, ct->mod, path, from, where, ast::to_modelica(e));
         }
         default:
             break;
@@ -1318,6 +1320,93 @@ Flattener::Reached Flattener::reach(const ast::Expr& e, const Ctx& ctx, const st
          fmt::format("the field '{}' of '{}': a record value is a record component or a record constructor call "
                      "here",
                      field, ast::to_modelica(e)));
+}
+
+std::vector<RecordLeaf> Flattener::record_leaves(ClassHit record, SourceRange where) {
+    std::vector<RecordLeaf> out;
+    std::function<void(ClassHit, const std::string&, std::vector<Selector>&, int)> walk =
+        [&](ClassHit rec, const std::string& prefix, std::vector<Selector>& path, int depth) {
+            if (depth > 32)
+                fail(rule::flatten_recursive_class, where, fmt::format("record '{}' contains itself", rec.cls->name));
+            for (const RecordField& f : record_fields(lookup_, rec)) {
+                if (f.is_protected) continue;
+                std::vector<const ast::ClassDef*> st;
+                TypeInfo t = resolve_type(f.clause->type_name, f.lex, st, f.clause->type_name.range);
+                if (!f.decl->dims.empty() || !f.clause->type_dims.empty() || !t.dims.empty())
+                    fail(rule::flatten_unsupported_construct, f.decl->range,
+                         fmt::format("the array field '{}' of the record '{}' passed to a function (only scalar fields "
+                                     "are passed)",
+                                     f.name, rec.cls->name));
+                path.push_back(Selector{0, f.name});
+                if (t.builtin) {
+                    if (t.base != BaseType::String)
+                        out.push_back({prefix + f.name, path, t.base == BaseType::Boolean, t.base == BaseType::Integer});
+                } else if (t.cls.cls->kind == ast::ClassKind::Record) {
+                    walk(t.cls, prefix + f.name + ".", path, depth + 1);
+                }
+                path.pop_back();
+            }
+        };
+    std::vector<Selector> path;
+    walk(record, "", path, 0);
+    return out;
+}
+
+Flattener::Reached Flattener::reach_constructed(ClassHit rec, const std::map<std::string, const ast::Expr*>& args,
+                                                const Ctx& actx, const ModPtr& defaults,
+                                                const std::vector<Selector>& path, std::size_t from, SourceRange where,
+                                                const std::string& what) {
+    const std::string& f = path[from].field;
+    if (auto it = args.find(f); it != args.end()) return reach(*it->second, actx, path, from + 1, where);
+    if (ModPtr sm = sub(defaults, f); sm && sm->binding) {
+        Ctx sc;
+        sc.lex = sm->binding_lex;
+        return reach(*sm->binding, sc, path, from + 1, where);
+    }
+    std::vector<RecordField> rf = record_fields(lookup_, rec);
+    const RecordField* field = nullptr;
+    for (const RecordField& g : rf)
+        if (g.name == f) field = &g;
+    if (!field) fail(rule::flatten_type_mismatch, where, fmt::format("the record '{}' has no field '{}'", rec.cls->name, f));
+    // The field's default, as in the constructor function: the numeric
+    // fields before it (given, or by their own defaults) are its variables.
+    std::map<std::string, Value> locals;
+    for (const RecordField& g : rf) {
+        if (&g == field) break;
+        std::vector<const ast::ClassDef*> st;
+        TypeInfo gt = resolve_type(g.clause->type_name, g.lex, st, g.clause->type_name.range);
+        if (!gt.builtin || (gt.base != BaseType::Real && gt.base != BaseType::Integer) || !g.decl->dims.empty() ||
+            !g.clause->type_dims.empty())
+            continue;
+        if (auto it = args.find(g.name); it != args.end()) {
+            locals[g.name] = value(*it->second, actx);
+        } else if (g.decl->mod && g.decl->mod->binding) {
+            Ctx gc;
+            gc.locals = &locals;
+            gc.lex = g.lex;
+            locals[g.name] = value(*g.decl->mod->binding, gc);
+        }
+    }
+    record_locals_.push_back(std::move(locals));
+    Ctx rc;
+    rc.locals = &record_locals_.back();
+    rc.lex = field->lex;
+    const ast::Modification* dm = field->decl->mod.get();
+    if (dm && dm->binding) return reach(*dm->binding, rc, path, from + 1, where);
+    // A nested record field without a binding: its declaration's modifiers
+    // (`friction(tau = 1)`) are the arguments of its own constructor.
+    std::vector<const ast::ClassDef*> st;
+    TypeInfo ft = resolve_type(field->clause->type_name, field->lex, st, field->clause->type_name.range);
+    if (!ft.builtin && ft.cls.cls->kind == ast::ClassKind::Record && from + 1 < path.size()) {
+        std::map<std::string, const ast::Expr*> nested;
+        if (dm)
+            for (const ast::ElementModification& em : dm->arguments)
+                if (em.name.parts.size() == 1 && em.mod && em.mod->binding && !em.component)
+                    nested[em.name.parts[0].ident] = em.mod->binding.get();
+        return reach_constructed(ft.cls, nested, rc, ft.mod, path, from + 1, where, what);
+    }
+    fail(rule::flatten_type_mismatch, where,
+         fmt::format("'{}' gives no value to the field '{}', and its declaration has none", what, f));
 }
 
 Value Flattener::selected_value(const ast::Expr& e, const Ctx& ctx, const std::vector<Selector>& path,
@@ -1673,6 +1762,16 @@ Resolved Flattener::resolve(const ast::ComponentRef& ref, const Ctx& ctx) {
     Resolved r;
     if (ref.parts.empty()) MODEAUDIT_UNREACHABLE("empty component reference");
     const ast::NamePart& first = ref.parts[0];
+    if (ctx.locals && !ref.global && ref.parts.size() > 1 && !ctx.locals->count(first.ident) &&
+        std::all_of(ref.parts.begin(), ref.parts.end(), [](const ast::NamePart& p) { return p.subscripts.empty(); })) {
+        // A field of a record input of a function: the local "r.a".
+        auto it = ctx.locals->find(ref.dotted());
+        if (it != ctx.locals->end()) {
+            r.local = it->second;
+            r.name = ref.dotted();
+            return r;
+        }
+    }
     if (ctx.locals && !ref.global) {
         auto it = ctx.locals->find(first.ident);
         if (it != ctx.locals->end()) {
@@ -2449,19 +2548,37 @@ std::vector<Flattener::Output> Flattener::inline_function(const ClassHit& fn, co
     // The arguments, by input.
     std::vector<std::optional<Output>> given(parts.inputs.size());
     std::size_t pos = 0;
+    auto slot = [&](const std::string& name) {
+        return static_cast<std::size_t>(std::find(parts.inputs.begin(), parts.inputs.end(), name) - parts.inputs.begin());
+    };
     for (const ast::FunctionArg& a : call.args) {
-        std::size_t k = 0;
+        std::string input;
         if (a.name.empty()) {
-            if (pos >= parts.inputs.size())
+            if (pos >= parts.declared_inputs.size())
                 fail(rule::flatten_type_mismatch, a.range,
-                     fmt::format("too many arguments for '{}' ({} inputs)", f.name, parts.inputs.size()));
-            k = pos++;
+                     fmt::format("too many arguments for '{}' ({} inputs)", f.name, parts.declared_inputs.size()));
+            input = parts.declared_inputs[pos++];
         } else {
-            auto it = std::find(parts.inputs.begin(), parts.inputs.end(), a.name);
-            if (it == parts.inputs.end())
+            if (std::find(parts.declared_inputs.begin(), parts.declared_inputs.end(), a.name) ==
+                parts.declared_inputs.end())
                 fail(rule::flatten_type_mismatch, a.range, fmt::format("'{}' has no input '{}'", f.name, a.name));
-            k = static_cast<std::size_t>(it - parts.inputs.begin());
+            input = a.name;
         }
+        if (const RecordInput* ri = parts.record_input(input)) {
+            // A record argument: each scalar field is its input (records.h).
+            for (std::size_t j = 0; j < ri->leaves.size(); ++j) {
+                const std::size_t k = slot(ri->leaves[j]);
+                if (given[k]) fail(rule::flatten_type_mismatch, a.range, fmt::format("input '{}' given twice", input));
+                Output o;
+                if (parts.find(ri->leaves[j])->boolean)
+                    o.condition = fold(selected_condition(*a.value, ctx, ri->paths[j], a.range, ri->leaves[j]));
+                else
+                    o.value = selected_value(*a.value, ctx, ri->paths[j], a.range, ri->leaves[j]);
+                given[k] = o;
+            }
+            continue;
+        }
+        const std::size_t k = slot(input);
         if (given[k]) fail(rule::flatten_type_mismatch, a.range, fmt::format("input '{}' given twice", parts.inputs[k]));
         Output o;
         if (parts.find(parts.inputs[k])->boolean) o.condition = fold(condition(*a.value, ctx));
@@ -2719,6 +2836,10 @@ std::vector<Flattener::Output> Flattener::numeric_call(const ClassHit& fn, const
     const int id = compile_function(fn, host_);
     std::vector<ex> args;
     for (std::size_t k = 0; k < inputs.size(); ++k) {
+        if (!inputs[k].value && inputs[k].condition && inputs[k].condition->kind == Condition::Kind::Constant) {
+            args.push_back(inputs[k].condition->value ? 1 : 0);  // a Boolean known when flattening
+            continue;
+        }
         if (!inputs[k].value || !inputs[k].value->is_scalar())
             fail(rule::flatten_unsupported_construct, call.range,
                  fmt::format("function '{}' is evaluated numerically (its control flow depends on the model's "
@@ -2800,6 +2921,8 @@ ConditionPtr Flattener::condition(const ast::Expr& e, const Ctx& ctx) {
         case ast::ExprKind::Ref: {
             if (ctx.bool_locals && e.ref.simple())
                 if (auto it = ctx.bool_locals->find(e.ref.parts[0].ident); it != ctx.bool_locals->end()) return it->second;
+            if (ctx.bool_locals && !e.ref.global && e.ref.parts.size() > 1)
+                if (auto it = ctx.bool_locals->find(e.ref.dotted()); it != ctx.bool_locals->end()) return it->second;
             Resolved r = resolve(e.ref, ctx);
             if (r.local || r.member->kind != Member::Kind::Scalar)
                 fail(rule::flatten_type_mismatch, e.range, fmt::format("'{}' is not a Boolean", r.name));
