@@ -7,7 +7,10 @@
 //     and instantiate it recursively: extends (with modifiers), components
 //     (with merged modifications; conditional ones last), arrays; each
 //     scalar of a built-in type becomes a FlatVariable; package constants
-//     become constants of package instances when first used;
+//     become constants of package instances when first used; a record's
+//     fields take its prefixes, a whole-record binding becomes bindings of
+//     its fields (records.h); an outer component is the Member of its inner
+//     element (inner_outer.h);
 //  3. evaluate parameters lazily (cycles detected), then attributes;
 //  4. turn bindings, equations and algorithms into flat equations, relation
 //     definitions, when-clauses and asserts (for-loops expanded, if-equations
@@ -683,6 +686,23 @@ void Flattener::add_elements(Instance& inst, ClassHit hit, ModPtr mod,
         }
     }
     ModPtr base_mod = merge(mod, own_redeclarations);
+    // The class's own components wait in later_ while its base classes are
+    // instantiated: a base class's element may need one of them (its size,
+    // or an inner element its components refer to, inner_outer.h).
+    for (const ast::Element& el : cls.elements) {
+        if (el.kind != ast::Element::Kind::Component) continue;
+        const ast::ComponentClause& cc = *el.component;
+        if (cc.redeclare) continue;  // replaces a component of a base class (checked below)
+        for (const ast::ComponentDecl& d : cc.decls) {
+            if (d.condition) continue;  // conditional: after all other elements (below)
+            if (!later_[&inst]
+                     .pending.emplace(d.name, DeferredComponent{hit.lex, &cc, &d, sub(mod, d.name), el.is_protected})
+                     .second)
+                fail(rule::flatten_type_mismatch, d.name_range,
+                     fmt::format("'{}' is declared twice in '{}'", d.name, inst.cls->name));
+        }
+    }
+    later_[&inst].stack = stack;
     // Base classes first: their elements come before the class's own.
     for (const ast::Element& el : cls.elements) {
         if (el.kind != ast::Element::Kind::Extends) continue;
@@ -712,27 +732,17 @@ void Flattener::add_elements(Instance& inst, ClassHit hit, ModPtr mod,
         check_modifier_names(inst, to_mod(ext.mod.get(), &inst, hit.lex));
     }
     for (const ast::Element& el : cls.elements) {
-        if (el.kind != ast::Element::Kind::Component) continue;
-        const ast::ComponentClause& cc = *el.component;
-        if (cc.redeclare) {
-            // Replaced in a base class above (or refused there).
-            for (const ast::ComponentDecl& d : cc.decls)
-                if (!inst.members.count(d.name) && !inst.absent.count(d.name) && !redeclared_conditional(inst, d.name))
-                    fail(rule::flatten_undefined_name, d.name_range,
-                         fmt::format("'{}' redeclares '{}', which none of its base classes declares", cls.name,
-                                     d.name));
-            continue;
-        }
-        for (const ast::ComponentDecl& d : cc.decls) {
-            if (d.condition)
-                deferred_[&inst].push_back({hit.lex, &cc, &d, sub(mod, d.name), el.is_protected});
-            else if (!later_[&inst]
-                          .pending.emplace(d.name, DeferredComponent{hit.lex, &cc, &d, sub(mod, d.name), el.is_protected})
-                          .second)
-                fail(rule::flatten_type_mismatch, d.name_range,
-                     fmt::format("'{}' is declared twice in '{}'", d.name, inst.cls->name));
-        }
+        if (el.kind != ast::Element::Kind::Component || !el.component->redeclare) continue;
+        // Replaced in a base class above (or refused there).
+        for (const ast::ComponentDecl& d : el.component->decls)
+            if (!inst.members.count(d.name) && !inst.absent.count(d.name) && !redeclared_conditional(inst, d.name))
+                fail(rule::flatten_undefined_name, d.name_range,
+                     fmt::format("'{}' redeclares '{}', which none of its base classes declares", cls.name, d.name));
     }
+    for (const ast::Element& el : cls.elements)
+        if (el.kind == ast::Element::Kind::Component && !el.component->redeclare)
+            for (const ast::ComponentDecl& d : el.component->decls)
+                if (d.condition) deferred_[&inst].push_back({hit.lex, el.component.get(), &d, sub(mod, d.name), el.is_protected});
     later_[&inst].stack = stack;
     for (const ast::Element& el : cls.elements) {
         if (el.kind != ast::Element::Kind::Component || el.component->redeclare) continue;
@@ -746,7 +756,7 @@ void Flattener::add_elements(Instance& inst, ClassHit hit, ModPtr mod,
             add_component(inst, dc.lex, *dc.clause, *dc.decl, dc.mod, dc.is_protected, stack);
         }
     }
-    later_.erase(&inst);
+    if (auto it = later_.find(&inst); it != later_.end() && it->second.pending.empty()) later_.erase(it);
     for (const ast::EquationSection& s : cls.equation_sections)
         sections_[&inst].push_back({&inst, &s, nullptr, hit.lex});
     for (const ast::AlgorithmSection& s : cls.algorithm_sections)

@@ -97,6 +97,22 @@ TEST(InnerOuter, AnInnerElementOfABaseClassServesTheComponentsOfTheDerivedOne) {
     EXPECT_TRUE(has_equation(fe, fe.der("c.T") - (102 - fe.var("c.T"))));
 }
 
+TEST(InnerOuter, AnInnerElementOfADerivedClassServesTheComponentsOfItsBase) {
+    // The base's components are instantiated first; the derived class's
+    // inner elements are added when they ask for them.
+    FrontEnd fe(std::string(kParts) + R"(
+  partial model Base
+    Comp c;
+  end Base;
+  model Top
+    extends Base;
+    inner Env env(T_amb = 10);
+    inner parameter Real T0 = 1;
+  end Top;)", "flatten", "Top");
+    ASSERT_TRUE(fe.state.flat) << fe.diagnostics();
+    EXPECT_TRUE(has_equation(fe, fe.der("c.T") - (11 - fe.var("c.T"))));
+}
+
 TEST(InnerOuter, AMissingInnerElementIsRefusedAtTheOuterDeclaration) {
     FrontEnd fe(std::string(kParts) + R"(
   model Top
