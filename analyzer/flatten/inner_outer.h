@@ -19,6 +19,9 @@
 // the model the user runs in a complete system, so modeaudit asks for it.
 // An outer declaration takes no modification (5.4), and the inner element's
 // type must have every public component of the outer's.
+//
+// inner_outer.cpp also implements the Flattener's part (flattener_impl.h:
+// add_outer, register_inner).
 #pragma once
 
 #include <functional>

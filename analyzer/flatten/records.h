@@ -17,9 +17,15 @@
 //    the same values;
 //  - an equation `r1 = r2` (or `r = R(...)`) is one equation per scalar
 //    field, in declaration order.
-// A record returned by or passed to a function, a record-valued
+// A record input of a function is its scalar fields (function_compiler.h's
+// RecordInput). A record returned by a function, a record-valued
 // if-expression whose condition is not known when flattening and operator
 // records are outside the subset and refused where they are used.
+//
+// This header holds what needs no flattener state; records.cpp also
+// implements the Flattener's record methods (flattener_impl.h: the binding
+// of a whole record, the part of a value a binding path reaches, record
+// equations).
 #pragma once
 
 #include <map>
