@@ -773,6 +773,12 @@ ex Flattener::param_value(int v, SourceRange use) {
              fmt::format("the value of '{}' depends on itself: {}", var->name, cycle),
              {fmt::format("used at {}:{}", use.begin.line, use.begin.column)});
     }
+    if (var->type == BaseType::String) {
+        // A String (a record's label, a description) carries no number: its
+        // binding is not evaluated; using it as a number is refused where used.
+        ps.state = ParamState::State::Done;
+        return model_->symbols.variable(v);
+    }
     ps.state = ParamState::State::InProgress;
     param_stack_.push_back(v);
     if (ps.binding && var->type == BaseType::Boolean) {
@@ -2882,6 +2888,7 @@ void Flattener::finish_bindings() {
         auto V = [this, idx = static_cast<std::size_t>(b.variable)]() -> FlatVariable& { return model_->variables[idx]; };
         Ctx ctx{b.scope, nullptr};
         ctx.lex = b.lex;
+        if (V().type == BaseType::String) continue;  // no number (param_value)
         if (V().type == BaseType::Boolean) {
             RelationDefinition rd;
             rd.variable = b.variable;

@@ -194,6 +194,34 @@ TEST(Records, BooleanAndIntegerFieldsAndParameterConditions) {
     EXPECT_TRUE(has_equation(fe, fe.der("x") + 3 * fe.var("x")));
 }
 
+TEST(Records, AStringFieldIsALabelAndNoNumber) {
+    // Material data sets carry their names (`parameter String label`).
+    FrontEnd fe(R"(
+  record Material
+    parameter String label = "iron";
+    parameter Real mu = 1000;
+  end Material;
+  model M
+    parameter Material m = Material(label = "steel", mu = 800);
+    parameter Material n = m;
+    String note = "a description";
+    Real x(start = 1, fixed = true);
+  equation
+    der(x) = -x/n.mu;
+  end M;)", "flatten", "M");
+    ASSERT_TRUE(fe.state.flat) << fe.diagnostics();
+    EXPECT_DOUBLE_EQ(number(fe, "n.mu"), 800);
+    EXPECT_TRUE(has_equation(fe, fe.der("x") + fe.var("x") / 800));
+
+    FrontEnd used(R"(
+  model M
+    parameter String s = "abc";
+    Real x = s;
+  end M;)", "flatten", "M");
+    EXPECT_FALSE(used.state.flat);
+    EXPECT_TRUE(mentions(used, "'s' is a String; it cannot be used as a number")) << used.diagnostics();
+}
+
 TEST(Records, AnIfExpressionKnownWhenFlatteningChoosesTheRecord) {
     FrontEnd fe(std::string(kRecords) + R"(
   model M
