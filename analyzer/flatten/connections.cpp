@@ -289,6 +289,7 @@ bool resolve_connections(FlatModel& model, const flat::Instance& top, const std:
     };
     std::vector<StreamVar> streams;
     std::function<void(const Member&, bool)> visit_connector = [&](const Member& m, bool in_connector) {
+        if (m.outer) return;  // visited where its inner element is declared
         switch (m.kind) {
             case Member::Kind::Array:
                 for (const Member& e : m.elements) visit_connector(e, in_connector);
@@ -318,6 +319,7 @@ bool resolve_connections(FlatModel& model, const flat::Instance& top, const std:
                         visit_connector(c, conn);
                     }
                 }
+                for (const auto& [n, c] : m.object->inner_parts) visit_connector(c, conn);
                 return;
             }
             case Member::Kind::Scalar:
@@ -329,6 +331,8 @@ bool resolve_connections(FlatModel& model, const flat::Instance& top, const std:
         if (m.kind == Member::Kind::Scalar) continue;
         visit_connector(m, false);
     }
+    for (const auto& [n, m] : top.inner_parts)
+        if (m.kind != Member::Kind::Scalar) visit_connector(m, false);
 
     // inStream / actualStream.
     GiNaC::exmap stream_map;

@@ -7,14 +7,19 @@
 //     and instantiate it recursively: extends (with modifiers), components
 //     (with merged modifications; conditional ones last), arrays; each
 //     scalar of a built-in type becomes a FlatVariable; package constants
-//     become constants of package instances when first used;
+//     become constants of package instances when first used; a record's
+//     fields take its prefixes, a whole-record binding becomes bindings of
+//     its fields (records.h); an outer component is the Member of its inner
+//     element (inner_outer.h);
 //  3. evaluate parameters lazily (cycles detected), then attributes;
 //  4. turn bindings, equations and algorithms into flat equations, relation
 //     definitions, when-clauses and asserts (for-loops expanded, if-equations
 //     with parameter conditions resolved, others given condition symbols);
 //  5. resolve connections (connections.cpp) and eliminate aliases.
 // A model problem that makes the input unusable is reported as an input
-// error and ends the stage (FlattenAbort below never leaves this file).
+// error and ends the stage (FlattenAbort never leaves flatten() below).
+// The Flattener class is declared in flattener_impl.h; its record and
+// inner/outer methods are in records.cpp and inner_outer.cpp.
 #include "flatten/flattener.h"
 
 #include <fmt/format.h>
@@ -26,18 +31,18 @@
 
 #include "common/internal_error.h"
 #include "common/limits.h"
-#include "flatten/connections.h"
-#include "flatten/condition_semantics.h"
 #include "flatten/array_concatenation.h"
 #include "flatten/builtin_classes.h"
+#include "flatten/condition_semantics.h"
+#include "flatten/connections.h"
 #include "flatten/expression_builder.h"
+#include "flatten/expression_limits.h"
 #include "flatten/final_modifiers.h"
+#include "flatten/flatten_error.h"
+#include "flatten/flattener_impl.h"
 #include "flatten/function_call.h"
 #include "flatten/function_compiler.h"
 #include "flatten/function_interpreter.h"
-#include "flatten/flatten_error.h"
-#include "flatten/expression_limits.h"
-#include "flatten/instance.h"
 #include "flatten/initial_pre.h"
 #include "flatten/lookup.h"
 #include "flatten/redeclaration.h"
@@ -59,7 +64,7 @@ ModPtr merge(const ModPtr& outer, const ModPtr& inner) {
         m->binding = outer->binding;
         m->binding_scope = outer->binding_scope;
         m->binding_lex = outer->binding_lex;
-        m->binding_subscript = outer->binding_subscript;
+        m->binding_path = outer->binding_path;
         m->range = outer->range;
     }
     m->each = outer->each || inner->each;
@@ -85,371 +90,24 @@ ModPtr sub(const ModPtr& m, const std::string& name) {
 
 }  // namespace flat
 
+namespace flat_impl {
+
 namespace {
 
-using namespace flat;
-using GiNaC::ex;
 
 // The modification for element k (1-based) of an array: `each` arguments
 // apply to every element; others select element k of their array binding.
 ModPtr select_element(const ModPtr& m, long k) {
     if (!m) return nullptr;
     auto r = std::make_shared<ModNode>(*m);
-    if (r->binding && !r->each) r->binding_subscript.push_back(k);
+    if (r->binding && !r->each) r->binding_path.push_back(Selector{k, {}});
     for (auto& [name, a] : r->args)
         if (!a->each) a = std::const_pointer_cast<ModNode>(select_element(a, k));
     return r;
 }
 
-struct TypeInfo {
-    bool builtin = false;
-    BaseType base = BaseType::Real;
-    const ast::ClassDef* enumeration = nullptr;  // builtin Integer standing for this enumeration type
-    ClassHit cls;                  // structured classes
-    ModPtr mod;                    // accumulated through short class definitions
-    std::vector<long> dims;        // from short class definitions (`type V3 = Real[3]`)
-    ast::TypePrefix prefix;        // from short class definitions (`= input Real`)
-    bool is_connector = false;
-};
+}  // namespace
 
-// A lazily evaluated parameter/constant value.
-struct ParamState {
-    enum class State { Pending, InProgress, Done } state = State::Pending;
-    const ast::Expr* binding = nullptr;
-    Instance* scope = nullptr;
-    std::vector<long> subscript;
-    const LexScope* lex = nullptr;   // where the binding is written
-    ex value;
-    bool has_value = false;
-    SourceRange range;
-};
-
-// Expression context: where names are looked up, and iterator/local values.
-struct Ctx {
-    Instance* inst = nullptr;
-    const std::map<std::string, Value>* locals = nullptr;
-    const std::map<std::string, ConditionPtr>* bool_locals = nullptr;  // Boolean function variables
-    bool in_when = false;        // inside a when-clause body
-    bool pre_for_state = false;  // reinit values: variables denote left limits
-    const LexScope* lex = nullptr;  // where the expression is written; null: the instance's class
-};
-
-struct Resolved {
-    const Member* member = nullptr;   // a component (possibly array or object)
-    std::optional<Value> local;       // an iterator or function local
-    std::string name;                 // flat name for messages
-    std::vector<Member> selection;    // array slice built from subscripts
-};
-
-class Flattener {
-public:
-    Flattener(const ast::StoredDefinition& tree, const SourceManager& sm, DiagnosticSink& sink,
-              const FlattenOptions& options, library::ClassLoader* loader)
-        : tree_(tree), sm_(sm), sink_(sink), options_(options), lookup_(tree, loader, sink) {}
-
-    std::unique_ptr<FlatModel> run();
-
-private:
-    const ast::StoredDefinition& tree_;
-    const SourceManager& sm_;
-    DiagnosticSink& sink_;
-    const FlattenOptions& options_;
-    std::unique_ptr<FlatModel> model_;
-    Lookup lookup_;
-    std::deque<Instance> instances_;
-    std::map<const ast::ClassDef*, Instance*> package_instances_;  // holders of package constants
-    std::set<const ast::ClassDef*> checked_classes_;               // refused constructs looked for
-    struct DeferredComponent {                                     // conditional: after all other elements
-        const LexScope* lex;
-        const ast::ComponentClause* clause;
-        const ast::ComponentDecl* decl;
-        ModPtr mod;
-        bool is_protected;
-    };
-    std::map<Instance*, std::vector<DeferredComponent>> deferred_;
-    // Components of an instance not added yet, by name: an array size or a
-    // ':' binding that uses one declared further down adds it on demand
-    // (declaration order does not matter, Modelica 3.6, 5.3).
-    struct Later {
-        std::map<std::string, DeferredComponent> pending;
-        std::vector<const ast::ClassDef*> stack;  // the instantiation stack of the instance's elements
-    };
-    std::map<Instance*, Later> later_;
-    std::set<std::pair<Instance*, std::string>> adding_;  // components being added
-    // Adds a component of `inst` still waiting in later_; false when none.
-    bool add_on_demand(Instance& inst, const std::string& name, SourceRange use) {
-        auto it = later_.find(&inst);
-        auto c = it == later_.end() ? std::map<std::string, DeferredComponent>::iterator{} : it->second.pending.find(name);
-        if (it == later_.end() || c == it->second.pending.end()) {
-            if (adding_.count({&inst, name}))
-                fail(rule::flatten_recursive_class, use,
-                     fmt::format("the declaration of '{}' needs its own size or value (through the sizes of other "
-                                 "components)",
-                                 inst.qualify(name)));
-            return false;
-        }
-        DeferredComponent dc = c->second;
-        it->second.pending.erase(c);
-        std::vector<const ast::ClassDef*> stack = it->second.stack;
-        add_component(inst, dc.lex, *dc.clause, *dc.decl, dc.mod, dc.is_protected, stack);
-        return true;
-    }
-    std::deque<ParamState> params_;    // per flat variable (a deque: references stay valid as it grows)
-    std::vector<int> param_stack_;     // parameters being evaluated, outermost first
-    std::vector<Instance*> order_;     // instances in creation (pre-)order
-    struct PendingSection {
-        Instance* inst;
-        const ast::EquationSection* eqs = nullptr;
-        const ast::AlgorithmSection* alg = nullptr;
-        const LexScope* lex = nullptr;  // the class the section is written in
-    };
-    std::map<Instance*, std::vector<PendingSection>> sections_;
-    struct PendingBinding {
-        int variable;
-        const ast::Expr* expr;
-        Instance* scope;
-        std::vector<long> subscript;
-        SourceRange range;
-        const LexScope* lex;
-    };
-    std::vector<PendingBinding> bindings_;
-    struct PendingAttributes {
-        int variable;
-        ModPtr mod;
-        const ast::ComponentDecl* decl;
-        const ast::ComponentClause* clause;
-        Instance* inst;
-    };
-    std::vector<PendingAttributes> attributes_;
-    std::size_t attributes_done_ = 0;   // attributes_ handled by finish_attributes
-    bool attributes_started_ = false;
-    bool in_attributes_ = false;        // inside finish_attributes
-    std::vector<ConnectRecord> connects_;
-    int when_chain_ = 0;
-    std::size_t counted_ = 0;  // scalar equations so far, counting one branch per dynamic if-equation
-    std::vector<const ast::ClassDef*> function_stack_;
-    std::vector<std::string> call_notes_;  // "in the call f(1, 0) at 12:5", innermost last
-    std::size_t inline_steps_ = 0;         // loop iterations of the outermost symbolic inlining
-
-    // The flattener's services for the function compiler (function_compiler.h).
-    class Host : public FunctionHost {
-    public:
-        explicit Host(Flattener& f) : f_(f) {}
-        [[noreturn]] void refuse(const Rule& r, SourceRange where, std::string msg) override {
-            f_.fail(r, where, std::move(msg));
-        }
-        ClassHit find_class(const ast::ComponentRef& ref, const LexScope* from) override {
-            return f_.lookup_class(ref, from);
-        }
-        double constant(const ast::Expr& ref, const LexScope* from) override {
-            Ctx c;
-            c.lex = from;
-            ex v = f_.scalar(ref, c, "a name in a function");
-            auto n = numeric_value(v);
-            if (!n || !n->is_real())
-                f_.fail(rule::flatten_unsupported_construct, ref.range,
-                        fmt::format("'{}' in a function is not a variable of the function nor a constant with a value",
-                                    ast::to_modelica(ref)));
-            return n->to_double();
-        }
-        void check_class(const ast::ClassDef& cls) override { f_.refuse_unsupported_in(cls); }
-
-    private:
-        Flattener& f_;
-    };
-    Host host_{*this};
-
-    // ---- diagnostics
-    [[noreturn]] void fail(const Rule& r, SourceRange where, std::string msg,
-                           std::vector<std::string> notes = {}) {
-        // The calls being inlined, innermost first; a deep chain (recursion)
-        // shows its innermost calls and the outermost one.
-        const std::size_t n = call_notes_.size();
-        for (std::size_t k = 0; k < n; ++k) {
-            if (n > 6 && k == 4) {
-                notes.push_back(fmt::format("... {} more calls", n - 5));
-                k = n - 1;
-            }
-            notes.push_back(call_notes_[n - 1 - k]);
-        }
-        flat::fail(sink_, r, where, std::move(msg), std::move(notes));
-    }
-
-    // ---- classes (lookup.h)
-    const LexScope* top_scope() { return lookup_.top_scope(); }
-    std::optional<ClassHit> lookup_first(const std::string& name, const LexScope* from) {
-        return lookup_.lookup_first(name, from);
-    }
-    ClassHit lookup_class(const ast::ComponentRef& ref, const LexScope* from) { return lookup_.lookup_class(ref, from); }
-    // Where names of an expression are looked up.
-    const LexScope* lex_of(const Ctx& ctx) {
-        if (ctx.lex) return ctx.lex;
-        if (ctx.inst && ctx.inst->lex) return ctx.inst->lex;
-        return lookup_.file_scope();
-    }
-    TypeInfo resolve_type(const ast::ComponentRef& ref, const LexScope* from,
-                          std::vector<const ast::ClassDef*>& stack, SourceRange where);
-    ModPtr to_mod(const ast::Modification* m, Instance* scope, const LexScope* lex = nullptr);
-    // Refuses, with their locations, the constructs outside the subset
-    // written in this class (its nested classes excluded), once: called
-    // when the model uses the class.
-    void refuse_unsupported_in(const ast::ClassDef& cls);
-    // The instance holding the constants of a package (or of another class
-    // whose constants are used from outside it), created on first use; its
-    // constants are added one by one as they are used.
-    Instance* package_instance(const ClassHit& pkg);
-    const Member& package_member(const NameHit& hit, SourceRange use);
-
-    // ---- instantiation
-    void instantiate(Instance& inst, ClassHit hit, ModPtr mod, std::vector<const ast::ClassDef*>& stack,
-                     SourceRange where);
-    void add_elements(Instance& inst, ClassHit hit, ModPtr mod, std::vector<const ast::ClassDef*>& stack,
-                      SourceRange where);
-    void add_component(Instance& inst, const LexScope* lex, const ast::ComponentClause& cc,
-                       const ast::ComponentDecl& d, ModPtr outer, bool is_protected,
-                       std::vector<const ast::ClassDef*>& stack);
-    // A redeclared component's class against its constraining type (redeclaration.h).
-    void check_replacement(Instance& inst, const ast::ComponentClause& original, const ast::ComponentDecl& d,
-                           const LexScope* lex, const Redeclaration& redecl, const TypeInfo& t);
-    // An outer modification of what is final (7.2.6).
-    [[noreturn]] void refuse_final(const std::string& element, const FinalViolation& v) {
-        std::string what = v.path.empty() ? element : element.empty() ? v.path : element + "." + v.path;
-        fail(rule::flatten_type_mismatch, v.modified.valid() ? v.modified : v.final_at,
-             fmt::format("'{}' is final and cannot be modified here (Modelica 3.6, 7.2.6)", what),
-             {fmt::format("made final at {}:{}", v.final_at.begin.line, v.final_at.begin.column)});
-    }
-    // Conditional components (4.4.5): each condition is evaluated once the
-    // instance's other elements exist; a false one leaves the component out.
-    void add_conditional_components(Instance& inst, std::vector<const ast::ClassDef*>& stack);
-    // True when a reference goes through a conditional component that is absent.
-    bool through_absent(const ast::ComponentRef& ref, const Ctx& ctx);
-    Member make_member(Instance& inst, const std::string& name, const std::vector<long>& dims,
-                       std::size_t level, const TypeInfo& type, ModPtr mod, const ast::TypePrefix& prefix,
-                       const ast::ComponentClause& cc, const ast::ComponentDecl& d, bool is_protected,
-                       std::vector<const ast::ClassDef*>& stack);
-    int make_variable(Instance& inst, const std::string& name, const TypeInfo& type, ModPtr mod,
-                      const ast::TypePrefix& prefix, const ast::ComponentClause& cc,
-                      const ast::ComponentDecl& d, bool is_protected);
-
-    // A conditional component of the instance still waiting for its condition.
-    bool redeclared_conditional(Instance& inst, const std::string& name) {
-        auto it = deferred_.find(&inst);
-        if (it == deferred_.end()) return false;
-        for (const DeferredComponent& dc : it->second)
-            if (dc.decl->name == name) return true;
-        return false;
-    }
-
-    // Every argument of a modification must name a component of the instance.
-    void check_modifier_names(const Instance& inst, const ModPtr& mod) {
-        if (!mod) return;
-        for (const std::string& name : mod->arg_order)
-            if (!inst.members.count(name) && !inst.absent.count(name))
-                fail(rule::flatten_undefined_name, mod->args.at(name)->range,
-                     fmt::format("'{}' has no component '{}' to modify", inst.cls ? inst.cls->name : inst.path, name));
-    }
-
-    // ---- values
-    ex param_value(int v, SourceRange use);
-    ex variable_ex(int v, const Ctx& ctx, SourceRange use);
-    Resolved resolve(const ast::ComponentRef& ref, const Ctx& ctx);
-    Value member_value(const Member& m, const Ctx& ctx, SourceRange use, const std::string& name);
-    Value value(const ast::Expr& e, const Ctx& ctx);
-    ex scalar(const ast::Expr& e, const Ctx& ctx, const char* what);
-    long integer(const ast::Expr& e, const Ctx& ctx, const char* what);
-    Value call_value(const ast::Expr& e, const Ctx& ctx);
-    // cat(k, A, B, ...) (array_concatenation.h).
-    Value concatenation(const ast::Expr& e, const Ctx& ctx);
-    // One output of a user function: a number (or array) or a Boolean condition.
-    struct Output {
-        std::optional<Value> value;
-        ConditionPtr condition;
-    };
-    // Every output of a user function call, inlined symbolically where the
-    // body's control flow is decided when flattening, otherwise as a call
-    // of the compiled function (function_call.h).
-    std::vector<Output> function_outputs(const ast::Expr& call, const Ctx& ctx);
-    std::vector<Output> inline_function(const ClassHit& fn, const ast::Expr& call, const Ctx& ctx);
-    std::vector<Output> numeric_call(const ClassHit& fn, const FunctionParts& parts, const std::vector<Output>& inputs,
-                                     const ast::Expr& call);
-    // A user function's class, if `call` calls one (not a built-in).
-    std::optional<ClassHit> user_function(const ast::Expr& call, const Ctx& ctx);
-    ConditionPtr condition(const ast::Expr& e, const Ctx& ctx);
-    ConditionPtr fold(ConditionPtr c);
-    ex total_derivative(const ex& e, SourceRange where);
-    std::vector<long> range_values(const ast::Expr& e, const Ctx& ctx);
-    std::vector<std::map<std::string, Value>> iterations(const std::vector<ast::ForIterator>& its,
-                                                         const Ctx& ctx);
-    int new_condition(ConditionPtr c, SourceRange where);
-    // An Integer discrete variable defined by an equation outside when
-    // (`mode = if ... then Forward else Stuck;`): recorded as an
-    // IntegerDefinition when its value reads only discrete quantities and
-    // conditions.
-    void define_integer(int variable, const ast::Expr& rhs, const Ctx& ctx, SourceRange where);
-    // The body an if-equation or if-statement selects when its conditions
-    // are parameter expressions; `refusal` when one is not. Null when no
-    // branch holds.
-    template <typename Body>
-    const std::vector<Body>* static_branch(const std::vector<ast::Branch<Body>>& branches, const Ctx& ctx,
-                                           const std::string& refusal) {
-        for (const auto& br : branches) {
-            if (!br.condition) return &br.body;
-            ConditionPtr c = fold(condition(*br.condition, ctx));
-            if (c->kind != Condition::Kind::Constant) fail(rule::flatten_unsupported_construct, br.condition->range, refusal);
-            if (c->value) return &br.body;
-        }
-        return nullptr;
-    }
-
-    // Runs `body` once per iteration of `for i in r, j in q`, with the
-    // iterators bound in the context it gets.
-    void for_each_iteration(const std::vector<ast::ForIterator>& its, const Ctx& ctx,
-                            const std::function<void(const Ctx&)>& body) {
-        for (const auto& env : iterations(its, ctx)) {
-            std::map<std::string, Value> locals = ctx.locals ? *ctx.locals : std::map<std::string, Value>{};
-            for (const auto& [k, v] : env) locals[k] = v;
-            Ctx inner = ctx;
-            inner.locals = &locals;
-            body(inner);
-        }
-    }
-
-    // ---- equations
-    struct EqCtx {
-        Ctx ctx;
-        std::vector<std::pair<int, bool>> active;
-        bool initial = false;
-        std::vector<std::string> suppress;
-    };
-    void equations(const std::vector<ast::Equation>& eqs, const EqCtx& ec);
-    void equation(const ast::Equation& eq, const EqCtx& ec);
-    // `(a, b) = f(x)`: one equation per named output.
-    void tuple_equation(const ast::Expr& lhs, const ast::Expr& rhs, const ast::Equation* src, SourceRange where,
-                        const EqCtx& ec);
-    void add_equation(const Value& l, const Value& r, const ast::Equation* src, SourceRange where,
-                      const EqCtx& ec, const std::string& origin);
-    // `pre(y) = e` in an initial equation, y a discrete Boolean or Integer:
-    // sets y's start (initial_pre.h); false when y is of another kind.
-    bool initial_pre(const InitialPre& ip, const ast::Equation& eq, const Ctx& ctx);
-    void when_clause(const std::vector<ast::Branch<ast::Equation>>* eqb,
-                     const std::vector<ast::Branch<ast::Statement>>* stb, const EqCtx& ec,
-                     SourceRange where);
-    void when_equations(const std::vector<ast::Equation>& body, FlatWhen& w, const Ctx& ctx);
-    void when_statements(const std::vector<ast::Statement>& body, FlatWhen& w, const Ctx& ctx);
-    void reinit_action(const ast::Expr& call, FlatWhen& w, const Ctx& ctx);
-    void when_call(const ast::Expr& call, SourceRange where, FlatWhen& w, const Ctx& ctx);
-    void assert_action(const ast::Expr& call, FlatWhen* w, const EqCtx& ec);
-    void algorithm(const ast::AlgorithmSection& sec, Instance* inst, const LexScope* lex);
-    void connect(const ast::Equation& eq, const EqCtx& ec);
-    std::vector<std::string> suppressions(const ast::Modification* annotation, const Ctx& ctx);
-
-    // ---- finishing
-    void finish_attributes();
-    void process_attributes();  // the attributes not handled yet
-    void finish_bindings();
-    void read_model_annotations(const ast::ClassDef& cls, Instance* inst);
-    void walk_sections(Instance* inst);
-};
 
 // =========================================================================== classes
 
@@ -628,6 +286,23 @@ void Flattener::add_elements(Instance& inst, ClassHit hit, ModPtr mod,
         }
     }
     ModPtr base_mod = merge(mod, own_redeclarations);
+    // The class's own components wait in later_ while its base classes are
+    // instantiated: a base class's element may need one of them (its size,
+    // or an inner element its components refer to, inner_outer.h).
+    for (const ast::Element& el : cls.elements) {
+        if (el.kind != ast::Element::Kind::Component) continue;
+        const ast::ComponentClause& cc = *el.component;
+        if (cc.redeclare) continue;  // replaces a component of a base class (checked below)
+        for (const ast::ComponentDecl& d : cc.decls) {
+            if (d.condition) continue;  // conditional: after all other elements (below)
+            if (!later_[&inst]
+                     .pending.emplace(d.name, DeferredComponent{hit.lex, &cc, &d, sub(mod, d.name), el.is_protected})
+                     .second)
+                fail(rule::flatten_type_mismatch, d.name_range,
+                     fmt::format("'{}' is declared twice in '{}'", d.name, inst.cls->name));
+        }
+    }
+    later_[&inst].stack = stack;
     // Base classes first: their elements come before the class's own.
     for (const ast::Element& el : cls.elements) {
         if (el.kind != ast::Element::Kind::Extends) continue;
@@ -657,27 +332,17 @@ void Flattener::add_elements(Instance& inst, ClassHit hit, ModPtr mod,
         check_modifier_names(inst, to_mod(ext.mod.get(), &inst, hit.lex));
     }
     for (const ast::Element& el : cls.elements) {
-        if (el.kind != ast::Element::Kind::Component) continue;
-        const ast::ComponentClause& cc = *el.component;
-        if (cc.redeclare) {
-            // Replaced in a base class above (or refused there).
-            for (const ast::ComponentDecl& d : cc.decls)
-                if (!inst.members.count(d.name) && !inst.absent.count(d.name) && !redeclared_conditional(inst, d.name))
-                    fail(rule::flatten_undefined_name, d.name_range,
-                         fmt::format("'{}' redeclares '{}', which none of its base classes declares", cls.name,
-                                     d.name));
-            continue;
-        }
-        for (const ast::ComponentDecl& d : cc.decls) {
-            if (d.condition)
-                deferred_[&inst].push_back({hit.lex, &cc, &d, sub(mod, d.name), el.is_protected});
-            else if (!later_[&inst]
-                          .pending.emplace(d.name, DeferredComponent{hit.lex, &cc, &d, sub(mod, d.name), el.is_protected})
-                          .second)
-                fail(rule::flatten_type_mismatch, d.name_range,
-                     fmt::format("'{}' is declared twice in '{}'", d.name, inst.cls->name));
-        }
+        if (el.kind != ast::Element::Kind::Component || !el.component->redeclare) continue;
+        // Replaced in a base class above (or refused there).
+        for (const ast::ComponentDecl& d : el.component->decls)
+            if (!inst.members.count(d.name) && !inst.absent.count(d.name) && !redeclared_conditional(inst, d.name))
+                fail(rule::flatten_undefined_name, d.name_range,
+                     fmt::format("'{}' redeclares '{}', which none of its base classes declares", cls.name, d.name));
     }
+    for (const ast::Element& el : cls.elements)
+        if (el.kind == ast::Element::Kind::Component && !el.component->redeclare)
+            for (const ast::ComponentDecl& d : el.component->decls)
+                if (d.condition) deferred_[&inst].push_back({hit.lex, el.component.get(), &d, sub(mod, d.name), el.is_protected});
     later_[&inst].stack = stack;
     for (const ast::Element& el : cls.elements) {
         if (el.kind != ast::Element::Kind::Component || el.component->redeclare) continue;
@@ -691,7 +356,7 @@ void Flattener::add_elements(Instance& inst, ClassHit hit, ModPtr mod,
             add_component(inst, dc.lex, *dc.clause, *dc.decl, dc.mod, dc.is_protected, stack);
         }
     }
-    later_.erase(&inst);
+    if (auto it = later_.find(&inst); it != later_.end() && it->second.pending.empty()) later_.erase(it);
     for (const ast::EquationSection& s : cls.equation_sections)
         sections_[&inst].push_back({&inst, &s, nullptr, hit.lex});
     for (const ast::AlgorithmSection& s : cls.algorithm_sections)
@@ -711,6 +376,12 @@ void Flattener::add_component(Instance& inst, const LexScope* lex, const ast::Co
     if (inst.members.count(d.name) || inst.absent.count(d.name))
         fail(rule::flatten_type_mismatch, d.name_range,
              fmt::format("'{}' is declared twice in '{}'", d.name, inst.cls->name));
+    // `outer x` is the inner element x of an enclosing instance (inner_outer.h);
+    // `inner outer x` is built as an inner element first (register_inner).
+    if (cc.outer && !cc.inner) {
+        add_outer(inst, lex, cc, d, outer, stack);
+        return;
+    }
     // A redeclaration replaces the declaration's class (redeclaration.h); the
     // original's modifiers (or its constraining clause's) stay.
     std::shared_ptr<const Redeclaration> redecl = outer ? outer->redeclare : nullptr;
@@ -751,16 +422,7 @@ void Flattener::add_component(Instance& inst, const LexScope* lex, const ast::Co
                                  inst.qualify(d.name)));
             Ctx bc{eff->binding_scope ? eff->binding_scope : &inst, nullptr};
             bc.lex = eff->binding_lex;
-            Value v = value(*eff->binding, bc);
-            for (long k : eff->binding_subscript) {
-                std::optional<Value> part = v.element(k);
-                if (!part)
-                    fail(rule::flatten_array_size, eff->range,
-                         fmt::format("the binding of '{}' does not fit the array it is an element of",
-                                     inst.qualify(d.name)));
-                v = *part;
-            }
-            bound = std::move(v);
+            bound = selected_value(*eff->binding, bc, eff->binding_path, eff->range, inst.qualify(d.name));
         }
         if (position >= bound->dims.size())
             fail(rule::flatten_array_size, colon.range,
@@ -830,10 +492,20 @@ void Flattener::add_component(Instance& inst, const LexScope* lex, const ast::Co
         prefix.constant |= np.constant;
         prefix.discrete |= np.discrete;
     }
+    if (inst.is_record) {
+        // `parameter R r`: the fields of r are parameters (Modelica 3.6, 4.5).
+        const ast::TypePrefix& rp = inst.record_prefix;
+        prefix.input |= rp.input;
+        prefix.output |= rp.output;
+        prefix.parameter |= rp.parameter;
+        prefix.constant |= rp.constant;
+        prefix.discrete |= rp.discrete;
+    }
     Member m = make_member(inst, d.name, dims, 0, t, eff, prefix, redecl ? *redecl->clause : cc,
                            redecl ? redecl->decl() : d, is_protected, stack);
     inst.members[d.name] = std::move(m);
     inst.member_order.push_back(d.name);
+    if (cc.inner) register_inner(inst, lex, cc, d, t, stack);
 }
 
 void Flattener::check_replacement(Instance& inst, const ast::ComponentClause& original, const ast::ComponentDecl& d,
@@ -906,10 +578,19 @@ Member Flattener::make_member(Instance& inst, const std::string& name, const std
                              "the external functions that use them (the MSL's table interpolation) are outside the "
                              "subset",
                              child.path, type.cls.cls->name));
-    if (mod && mod->binding)
-        fail(rule::flatten_unsupported_construct, mod->range,
-             fmt::format("a binding of the whole component '{}' (record or model value) is not supported",
-                         child.path));
+    // A record (4.7), or a component nested in one: the declaration's type
+    // prefixes go to its fields; a binding of the whole record gives each
+    // field its value (records.h).
+    child.is_record = inst.is_record || type.cls.cls->kind == ast::ClassKind::Record;
+    if (child.is_record) child.record_prefix = prefix;
+    if (mod && mod->binding) {
+        if (!child.is_record)
+            fail(rule::flatten_unsupported_construct, mod->range,
+                 fmt::format("a binding of the whole component '{}' (a {} value) is not supported; only a record "
+                             "component takes a binding as a whole",
+                             child.path, ast::class_kind_word(type.cls.cls->kind)));
+        mod = record_binding_mods(mod, type.cls, child.path);
+    }
     m.object = &child;
     instantiate(child, type.cls, mod, stack, d.range);
     check_modifier_names(child, mod);
@@ -948,12 +629,12 @@ int Flattener::make_variable(Instance& inst, const std::string& name, const Type
         ps.binding = mod->binding;
         ps.scope = mod->binding_scope;
         ps.lex = mod->binding_lex;
-        ps.subscript = mod->binding_subscript;
+        ps.path = mod->binding_path;
         ps.range = mod->range;
         if (model_->variables[static_cast<std::size_t>(index)].variability != Variability::Constant &&
             model_->variables[static_cast<std::size_t>(index)].variability != Variability::Parameter)
             bindings_.push_back(
-                {index, mod->binding, mod->binding_scope, mod->binding_subscript, mod->range, mod->binding_lex});
+                {index, mod->binding, mod->binding_scope, mod->binding_path, mod->range, mod->binding_lex});
     }
     attributes_.push_back({index, mod, &d, &cc, &inst});
     return index;
@@ -1092,12 +773,18 @@ ex Flattener::param_value(int v, SourceRange use) {
              fmt::format("the value of '{}' depends on itself: {}", var->name, cycle),
              {fmt::format("used at {}:{}", use.begin.line, use.begin.column)});
     }
+    if (var->type == BaseType::String) {
+        // A String (a record's label, a description) carries no number: its
+        // binding is not evaluated; using it as a number is refused where used.
+        ps.state = ParamState::State::Done;
+        return model_->symbols.variable(v);
+    }
     ps.state = ParamState::State::InProgress;
     param_stack_.push_back(v);
     if (ps.binding && var->type == BaseType::Boolean) {
         Ctx ctx{ps.scope, nullptr};
         ctx.lex = ps.lex;
-        ConditionPtr c = fold(condition(*ps.binding, ctx));
+        ConditionPtr c = fold(selected_condition(*ps.binding, ctx, ps.path, ps.range, var->name));
         var = &model_->variables[static_cast<std::size_t>(v)];
         if (c->kind != Condition::Kind::Constant)
             fail(rule::flatten_type_mismatch, ps.range,
@@ -1108,16 +795,8 @@ ex Flattener::param_value(int v, SourceRange use) {
     } else if (ps.binding) {
         Ctx ctx{ps.scope, nullptr};
         ctx.lex = ps.lex;
-        Value val = value(*ps.binding, ctx);
+        Value val = selected_value(*ps.binding, ctx, ps.path, ps.range, var->name);
         var = &model_->variables[static_cast<std::size_t>(v)];
-        for (long k : ps.subscript) {
-            std::optional<Value> part = val.element(k);
-            if (!part)
-                fail(rule::flatten_type_mismatch, ps.range,
-                     fmt::format("the binding of '{}' has shape {}, which does not fit the array", var->name,
-                                 val.shape()));
-            val = *part;
-        }
         if (!val.is_scalar())
             fail(rule::flatten_type_mismatch, ps.range,
                  fmt::format("'{}' is a scalar but its binding has shape {}", var->name, val.shape()));
@@ -1154,6 +833,16 @@ Resolved Flattener::resolve(const ast::ComponentRef& ref, const Ctx& ctx) {
     Resolved r;
     if (ref.parts.empty()) MODEAUDIT_UNREACHABLE("empty component reference");
     const ast::NamePart& first = ref.parts[0];
+    if (ctx.locals && !ref.global && ref.parts.size() > 1 && !ctx.locals->count(first.ident) &&
+        std::all_of(ref.parts.begin(), ref.parts.end(), [](const ast::NamePart& p) { return p.subscripts.empty(); })) {
+        // A field of a record input of a function: the local "r.a".
+        auto it = ctx.locals->find(ref.dotted());
+        if (it != ctx.locals->end()) {
+            r.local = it->second;
+            r.name = ref.dotted();
+            return r;
+        }
+    }
     if (ctx.locals && !ref.global) {
         auto it = ctx.locals->find(first.ident);
         if (it != ctx.locals->end()) {
@@ -1623,14 +1312,20 @@ int Flattener::new_condition(ConditionPtr c, SourceRange where) {
 }
 
 void Flattener::define_integer(int variable, const ast::Expr& rhs, const Ctx& ctx, SourceRange where) {
-    const FlatVariable& var = model_->variables[static_cast<std::size_t>(variable)];
     Value v = value(rhs, ctx);
     if (!v.is_scalar())
-        fail(rule::flatten_type_mismatch, where, fmt::format("the Integer '{}' is defined by an array", var.name));
+        fail(rule::flatten_type_mismatch, where,
+             fmt::format("the Integer '{}' is defined by an array",
+                         model_->variables[static_cast<std::size_t>(variable)].name));
+    define_integer_value(variable, v.elems[0], where);
+}
+
+void Flattener::define_integer_value(int variable, const ex& value, SourceRange where) {
+    const FlatVariable& var = model_->variables[static_cast<std::size_t>(variable)];
     // Between events an Integer is constant: its value may read discrete
     // quantities and select by conditions (which may test continuous
     // relations), but not read a continuous quantity itself.
-    for (GiNaC::const_preorder_iterator it = v.elems[0].preorder_begin(); it != v.elems[0].preorder_end(); ++it) {
+    for (GiNaC::const_preorder_iterator it = value.preorder_begin(); it != value.preorder_end(); ++it) {
         if (!GiNaC::is_a<GiNaC::symbol>(*it)) continue;
         auto m = model_->symbols.meaning(GiNaC::ex_to<GiNaC::symbol>(*it));
         if (!m || m->role == SymbolTable::Meaning::Role::Condition) continue;
@@ -1643,7 +1338,7 @@ void Flattener::define_integer(int variable, const ast::Expr& rhs, const Ctx& ct
                              "define it by conditions (if ... then 1 else ...) or assign it in a when-clause",
                              var.name, GiNaC::ex_to<GiNaC::symbol>(*it).get_name()));
     }
-    model_->integer_definitions.push_back({variable, v.elems[0], where});
+    model_->integer_definitions.push_back({variable, value, where});
 }
 
 Value Flattener::call_value(const ast::Expr& e, const Ctx& ctx) {
@@ -1885,8 +1580,13 @@ std::vector<Flattener::Output> Flattener::function_outputs(const ast::Expr& e, c
     if (!fn) {
         ClassHit c = lookup_class(e.ref, lex_of(ctx));
         fail(rule::flatten_unsupported_construct, e.range,
-             fmt::format("'{}' is a {}; record constructors and calls of non-functions are not supported", fname,
-                         ast::class_kind_word(c.cls->kind)));
+             c.cls->kind == ast::ClassKind::Record
+                 ? fmt::format("'{}' constructs a record value, used here where a number or a condition is expected; "
+                               "a record constructor gives a whole record component its value (a binding or a record "
+                               "equation, Modelica 3.6, 12.6)",
+                               ast::to_modelica(e))
+                 : fmt::format("'{}' is a {}; calls of classes that are not functions are not supported", fname,
+                               ast::class_kind_word(c.cls->kind)));
     }
     return inline_function(*fn, e, ctx);
 }
@@ -1919,19 +1619,37 @@ std::vector<Flattener::Output> Flattener::inline_function(const ClassHit& fn, co
     // The arguments, by input.
     std::vector<std::optional<Output>> given(parts.inputs.size());
     std::size_t pos = 0;
+    auto slot = [&](const std::string& name) {
+        return static_cast<std::size_t>(std::find(parts.inputs.begin(), parts.inputs.end(), name) - parts.inputs.begin());
+    };
     for (const ast::FunctionArg& a : call.args) {
-        std::size_t k = 0;
+        std::string input;
         if (a.name.empty()) {
-            if (pos >= parts.inputs.size())
+            if (pos >= parts.declared_inputs.size())
                 fail(rule::flatten_type_mismatch, a.range,
-                     fmt::format("too many arguments for '{}' ({} inputs)", f.name, parts.inputs.size()));
-            k = pos++;
+                     fmt::format("too many arguments for '{}' ({} inputs)", f.name, parts.declared_inputs.size()));
+            input = parts.declared_inputs[pos++];
         } else {
-            auto it = std::find(parts.inputs.begin(), parts.inputs.end(), a.name);
-            if (it == parts.inputs.end())
+            if (std::find(parts.declared_inputs.begin(), parts.declared_inputs.end(), a.name) ==
+                parts.declared_inputs.end())
                 fail(rule::flatten_type_mismatch, a.range, fmt::format("'{}' has no input '{}'", f.name, a.name));
-            k = static_cast<std::size_t>(it - parts.inputs.begin());
+            input = a.name;
         }
+        if (const RecordInput* ri = parts.record_input(input)) {
+            // A record argument: each scalar field is its input (records.h).
+            for (std::size_t j = 0; j < ri->leaves.size(); ++j) {
+                const std::size_t k = slot(ri->leaves[j]);
+                if (given[k]) fail(rule::flatten_type_mismatch, a.range, fmt::format("input '{}' given twice", input));
+                Output o;
+                if (parts.find(ri->leaves[j])->boolean)
+                    o.condition = fold(selected_condition(*a.value, ctx, ri->paths[j], a.range, ri->leaves[j]));
+                else
+                    o.value = selected_value(*a.value, ctx, ri->paths[j], a.range, ri->leaves[j]);
+                given[k] = o;
+            }
+            continue;
+        }
+        const std::size_t k = slot(input);
         if (given[k]) fail(rule::flatten_type_mismatch, a.range, fmt::format("input '{}' given twice", parts.inputs[k]));
         Output o;
         if (parts.find(parts.inputs[k])->boolean) o.condition = fold(condition(*a.value, ctx));
@@ -2189,6 +1907,10 @@ std::vector<Flattener::Output> Flattener::numeric_call(const ClassHit& fn, const
     const int id = compile_function(fn, host_);
     std::vector<ex> args;
     for (std::size_t k = 0; k < inputs.size(); ++k) {
+        if (!inputs[k].value && inputs[k].condition && inputs[k].condition->kind == Condition::Kind::Constant) {
+            args.push_back(inputs[k].condition->value ? 1 : 0);  // a Boolean known when flattening
+            continue;
+        }
         if (!inputs[k].value || !inputs[k].value->is_scalar())
             fail(rule::flatten_unsupported_construct, call.range,
                  fmt::format("function '{}' is evaluated numerically (its control flow depends on the model's "
@@ -2270,6 +1992,8 @@ ConditionPtr Flattener::condition(const ast::Expr& e, const Ctx& ctx) {
         case ast::ExprKind::Ref: {
             if (ctx.bool_locals && e.ref.simple())
                 if (auto it = ctx.bool_locals->find(e.ref.parts[0].ident); it != ctx.bool_locals->end()) return it->second;
+            if (ctx.bool_locals && !e.ref.global && e.ref.parts.size() > 1)
+                if (auto it = ctx.bool_locals->find(e.ref.dotted()); it != ctx.bool_locals->end()) return it->second;
             Resolved r = resolve(e.ref, ctx);
             if (r.local || r.member->kind != Member::Kind::Scalar)
                 fail(rule::flatten_type_mismatch, e.range, fmt::format("'{}' is not a Boolean", r.name));
@@ -2559,6 +2283,11 @@ void Flattener::equation(const ast::Equation& eq, const EqCtx& outer) {
                 if (auto ip = initial_pre_equation(eq)) {
                     if (initial_pre(*ip, eq, ctx)) return;
                 }
+            // `r1 = r2` between records: one equation per field (records.h).
+            if (record_valued(*eq.lhs, ctx) || record_valued(*eq.rhs, ctx)) {
+                record_equation(eq, ec);
+                return;
+            }
             // A Boolean variable defined by a relation: the MSL diode's `off = s < 0;`.
             if (eq.lhs->kind == ast::ExprKind::Ref) {
                 Resolved r = resolve(eq.lhs->ref, ctx);
@@ -3060,14 +2789,8 @@ void Flattener::process_attributes() {
                     fail(rule::flatten_type_mismatch, m->range, "the start value of a Boolean must be constant");
                 return ex(c->value ? 1 : 0);
             }
-            Value v = value(*m->binding, c2);
-            for (long k : m->binding_subscript) {
-                std::optional<Value> part = v.element(k);
-                if (!part)
-                    fail(rule::flatten_type_mismatch, m->range,
-                         fmt::format("attribute {} of '{}' does not fit the array", name, V().name));
-                v = *part;
-            }
+            Value v = selected_value(*m->binding, c2, m->binding_path, m->range,
+                                     fmt::format("attribute {} of '{}'", name, V().name));
             if (!v.is_scalar())
                 fail(rule::flatten_type_mismatch, m->range,
                      fmt::format("attribute {} of '{}' has shape {}; use each", name, V().name, v.shape()));
@@ -3165,29 +2888,32 @@ void Flattener::finish_bindings() {
         auto V = [this, idx = static_cast<std::size_t>(b.variable)]() -> FlatVariable& { return model_->variables[idx]; };
         Ctx ctx{b.scope, nullptr};
         ctx.lex = b.lex;
+        if (V().type == BaseType::String) continue;  // no number (param_value)
         if (V().type == BaseType::Boolean) {
             RelationDefinition rd;
             rd.variable = b.variable;
-            rd.condition = fold(condition(*b.expr, ctx));
+            rd.condition = fold(selected_condition(*b.expr, ctx, b.path, b.range, V().name));
             rd.range = b.range;
             model_->relation_definitions.push_back(rd);
             continue;
         }
-        if (V().variability == Variability::Discrete && V().type == BaseType::Integer && b.subscript.empty()) {
+        if (V().variability == Variability::Discrete && V().type == BaseType::Integer && b.path.empty()) {
             define_integer(b.variable, *b.expr, ctx, b.range);
+            continue;
+        }
+        if (V().variability == Variability::Discrete && V().type == BaseType::Integer &&
+            std::any_of(b.path.begin(), b.path.end(), [](const Selector& x) { return !x.field.empty(); })) {
+            // A field of a record binding (`r.n` of `R r = other`).
+            Value iv = selected_value(*b.expr, ctx, b.path, b.range, V().name);
+            if (!iv.is_scalar())
+                fail(rule::flatten_type_mismatch, b.range, fmt::format("the Integer '{}' is defined by an array", V().name));
+            define_integer_value(b.variable, iv.elems[0], b.range);
             continue;
         }
         if (V().variability == Variability::Discrete)
             fail(rule::flatten_unsupported_construct, b.range,
                  fmt::format("binding of the discrete variable '{}' outside when", V().name));
-        Value v = value(*b.expr, ctx);
-        for (long k : b.subscript) {
-            std::optional<Value> part = v.element(k);
-            if (!part)
-                fail(rule::flatten_type_mismatch, b.range,
-                     fmt::format("the binding of '{}' does not fit the array", V().name));
-            v = *part;
-        }
+        Value v = selected_value(*b.expr, ctx, b.path, b.range, V().name);
         EqCtx ec;
         ec.ctx = ctx;
         add_equation(Value::scalar(model_->symbols.variable(b.variable)), v, nullptr, b.range, ec,
@@ -3236,11 +2962,13 @@ void Flattener::walk_sections(Instance* inst) {
         }
     }
     std::function<void(const Member&)> visit = [&](const Member& m) {
+        if (m.outer) return;  // the inner element's sections are walked where it is declared
         if (m.kind == Member::Kind::Object) walk_sections(m.object);
         if (m.kind == Member::Kind::Array)
             for (const Member& e : m.elements) visit(e);
     };
     for (const std::string& name : inst->member_order) visit(inst->members.at(name));
+    for (const auto& [name, m] : inst->inner_parts) visit(m);
 }
 
 std::unique_ptr<FlatModel> Flattener::run() {
@@ -3316,15 +3044,15 @@ std::unique_ptr<FlatModel> Flattener::run() {
     return std::move(model_);
 }
 
-}  // namespace
+}  // namespace flat_impl
 
 std::unique_ptr<FlatModel> flatten(const ast::StoredDefinition& tree, const SourceManager& sources,
                                    DiagnosticSink& sink, const FlattenOptions& options,
                                    library::ClassLoader* loader) {
-    Flattener f(tree, sources, sink, options, loader);
+    flat_impl::Flattener f(tree, sources, sink, options, loader);
     try {
         return f.run();
-    } catch (const FlattenAbort&) {
+    } catch (const flat::FlattenAbort&) {
         return nullptr;
     } catch (const std::domain_error& e) {  // GiNaC's pole_error and the like, on the model's constants
         sink.report(rule::flatten_type_mismatch, tree.classes.empty() ? SourceRange{} : tree.classes.back()->name_range,

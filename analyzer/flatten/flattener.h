@@ -4,7 +4,8 @@
 // the last top-level model of the file), instantiates it recursively
 // (class lookup through enclosing scopes and imports, `extends` with
 // modifiers, nested modifiers, components and hierarchical names, arrays and
-// `for` expansion), evaluates parameters, resolves connections
+// `for` expansion, records and record equations (records.h), inner and outer
+// elements (inner_outer.h)), evaluates parameters, resolves connections
 // (connections.h), turns expressions into GiNaC (expression_builder.h) and
 // collects when-clauses, asserts and the audit annotations.
 #pragma once

@@ -18,10 +18,33 @@ const FunctionVariable* FunctionParts::find(const std::string& name) const {
     return nullptr;
 }
 
+const RecordInput* FunctionParts::record_input(const std::string& name) const {
+    for (const RecordInput& r : record_inputs)
+        if (r.name == name) return &r;
+    return nullptr;
+}
+
 bool is_boolean_type(const ast::ComponentRef& type) { return type.dotted() == "Boolean"; }
 bool is_integer_type(const ast::ComponentRef& type) { return type.dotted() == "Integer"; }
 
 namespace {
+
+// The record class a function variable's type denotes, or null (a built-in
+// type, a type derived from one, an enumeration, another class).
+ClassHit record_type(const ast::ComponentRef& type, const LexScope* lex, FunctionHost& host) {
+    auto builtin = [](const ast::ComponentRef& r) {
+        if (r.parts.size() != 1 || r.global) return false;
+        const std::string& n = r.parts[0].ident;
+        return n == "Real" || n == "Integer" || n == "Boolean" || n == "String";
+    };
+    if (builtin(type)) return {};
+    ClassHit hit = host.find_class(type, lex);
+    for (int guard = 0; hit.cls && hit.cls->is_short && !hit.cls->is_enumeration && guard < 64; ++guard) {
+        if (builtin(hit.cls->short_base)) return {};
+        hit = host.find_class(hit.cls->short_base, hit.lex ? hit.lex->parent : nullptr);
+    }
+    return hit.cls && hit.cls->kind == ast::ClassKind::Record ? hit : ClassHit{};
+}
 
 void collect(const ClassHit& fn, FunctionHost& host, FunctionParts& parts, std::vector<const ast::ClassDef*>& stack) {
     const ast::ClassDef& f = *fn.cls;
@@ -64,8 +87,39 @@ void collect(const ClassHit& fn, FunctionHost& host, FunctionParts& parts, std::
             if (cc.type_name.dotted() == "String")
                 host.refuse(rule::flatten_unsupported_construct, d.range,
                             fmt::format("String variable '{}' in function '{}' is not supported", d.name, f.name));
+            if (ClassHit rec = record_type(cc.type_name, fn.lex, host); rec.cls) {
+                // A record input is its scalar fields; other record variables
+                // (outputs, protected ones) are outside the subset.
+                if (!cc.prefix.input)
+                    host.refuse(rule::flatten_unsupported_construct, d.range,
+                                fmt::format("'{}' of function '{}' is a record (class '{}'); records returned from "
+                                            "functions or held in their protected variables are outside the subset",
+                                            d.name, f.name, rec.cls->name));
+                if (d.mod)
+                    host.refuse(rule::flatten_unsupported_construct, d.mod->range,
+                                fmt::format("a default value of the record input '{}' of function '{}'", d.name, f.name));
+                RecordInput ri;
+                ri.name = d.name;
+                for (const RecordLeaf& leaf : host.record_leaves(rec, d.range)) {
+                    FunctionVariable lv = v;
+                    lv.name = d.name + "." + leaf.name;
+                    lv.boolean = leaf.boolean;
+                    lv.integer = leaf.integer;
+                    if (parts.find(lv.name))
+                        host.refuse(rule::flatten_type_mismatch, d.name_range,
+                                    fmt::format("'{}' is declared twice in function '{}'", lv.name, f.name));
+                    parts.variables.push_back(lv);
+                    parts.inputs.push_back(lv.name);
+                    ri.leaves.push_back(lv.name);
+                    ri.paths.push_back(leaf.path);
+                }
+                parts.declared_inputs.push_back(d.name);
+                parts.record_inputs.push_back(std::move(ri));
+                continue;
+            }
             parts.variables.push_back(v);
             if (v.input) parts.inputs.push_back(d.name);
+            if (v.input) parts.declared_inputs.push_back(d.name);
             if (v.output) parts.outputs.push_back(d.name);
         }
     }
@@ -272,6 +326,14 @@ private:
                     x.slot = slots_.at(e.ref.parts[0].ident);
                     return x;
                 }
+                // A field of a record input: `r.a` is the input "r.a".
+                if (!e.ref.global && e.ref.parts.size() > 1 && slots_.count(e.ref.dotted()) &&
+                    std::all_of(e.ref.parts.begin(), e.ref.parts.end(),
+                                [](const ast::NamePart& p) { return p.subscripts.empty(); })) {
+                    fn::Expr x = node(K::Slot, e, {});
+                    x.slot = slots_.at(e.ref.dotted());
+                    return x;
+                }
                 return constant(host_.constant(e, lex_), e.range);
             }
             case ast::ExprKind::Unary: {
@@ -366,6 +428,10 @@ private:
         }
         const int id = compile_function(target, host_);
         FunctionParts callee = collect_function(target, host_);
+        if (!callee.record_inputs.empty())
+            refuse(e.range, fmt::format("a call of '{}', which takes a record input, inside a function evaluated "
+                                        "numerically",
+                                        name));
         std::vector<std::optional<fn::Expr>> given(callee.inputs.size());
         std::size_t pos = 0;
         for (const ast::FunctionArg& a : e.args) {

@@ -35,10 +35,31 @@ struct FunctionVariable {
     bool boolean = false, integer = false;
 };
 
+// An input of record type (Modelica 3.6, 12.6): one scalar input per field,
+// named "r.a", "r.sub.b" (the body reads them as r.a, r.sub.b); the
+// argument's fields are taken by `paths`.
+struct RecordInput {
+    std::string name;
+    std::vector<std::string> leaves;           // the scalar inputs, as in `inputs`
+    std::vector<std::vector<Selector>> paths;  // each leaf's field path in the argument
+};
+
+// A scalar field of a record, for RecordInput.
+struct RecordLeaf {
+    std::string name;  // "a", "sub.b"
+    std::vector<Selector> path;
+    bool boolean = false, integer = false;
+};
+
 struct FunctionParts {
     ClassHit fn;
     std::vector<FunctionVariable> variables;  // declaration order, bases first
+    // Scalar inputs (record inputs as their fields), and outputs.
     std::vector<std::string> inputs, outputs;
+    // The inputs as declared (a record input once), for matching arguments.
+    std::vector<std::string> declared_inputs;
+    std::vector<RecordInput> record_inputs;
+    const RecordInput* record_input(const std::string& name) const;
     std::vector<std::pair<const ast::AlgorithmSection*, const LexScope*>> algorithms;
     const FunctionVariable* find(const std::string& name) const;
 };
@@ -54,6 +75,8 @@ public:
     virtual double constant(const ast::Expr& ref, const LexScope* from) = 0;
     // Refuses the unsupported constructs written in the class (once).
     virtual void check_class(const ast::ClassDef& cls) = 0;
+    // The scalar fields of a record class (refusing array and String fields).
+    virtual std::vector<RecordLeaf> record_leaves(ClassHit record, SourceRange where) = 0;
     // Compiled functions of this flattening, by class.
     std::map<const ast::ClassDef*, int> compiled;
 };

@@ -29,6 +29,14 @@ struct LexScope {
 struct Instance;
 struct Redeclaration;  // redeclaration.h
 
+// One step from a binding's value to the part of it a component takes: an
+// element of an array (`index`, 1-based) or a field of a record (`field`).
+// `R rs[2] = {R(a = 1), R(a = 2)}` gives rs[2].a the path [2, a].
+struct Selector {
+    long index = 0;
+    std::string field;  // empty: an index
+};
+
 // A modification on its way down the instance tree. Bindings remember the
 // instance they were written in: `R = 2*R0` is evaluated where it was written.
 struct ModNode {
@@ -37,7 +45,7 @@ struct ModNode {
     const ast::Expr* binding = nullptr;
     Instance* binding_scope = nullptr;
     const LexScope* binding_lex = nullptr;  // the class it is written in (null: binding_scope's class)
-    std::vector<long> binding_subscript;    // pick an element of an array binding
+    std::vector<Selector> binding_path;     // the part of the binding's value taken (records.h)
     bool each = false;
     bool final = false;
     // `redeclare T x(...)`: the new declaration of the modified component
@@ -59,6 +67,21 @@ struct Member {
     std::vector<Member> elements;      // Array
     ast::TypePrefix prefix;
     bool is_connector = false;         // Object (or array of them) of a connector class
+    // An `outer` component (Modelica 3.6, 5.4): the same variables or object
+    // as the inner element it refers to (inner_outer.h). Walks that emit
+    // equations or connector equations skip it, so that they appear once.
+    bool outer = false;
+    SourceRange declaration;
+};
+
+// An element declared `inner`, as the outer elements below it find it.
+struct InnerElement {
+    const Member* member = nullptr;
+    bool builtin = false;              // of a built-in type (Real, ...): then `base` (a BaseType)
+    int base = 0;
+    const ast::ClassDef* cls = nullptr;  // otherwise its class
+    const LexScope* lex = nullptr;
+    std::string type_name;             // as written, for messages
     SourceRange declaration;
 };
 
@@ -69,6 +92,16 @@ struct Instance {
     Instance* parent = nullptr;
     bool is_connector = false;
     bool is_package = false;           // holds the constants of a class used from outside it
+    // A record instance (Modelica 3.6, 4.7, 12.6), or one nested in a record:
+    // the type prefixes of its declaration (parameter, constant, discrete,
+    // input, output) apply to each of its components.
+    bool is_record = false;
+    ast::TypePrefix record_prefix;
+    // The inner elements this instance declares, by name (5.4). For `inner
+    // outer x` the inner part is an instance of its own, held in inner_parts
+    // (x itself, in members, is the outer part).
+    std::map<std::string, InnerElement> inners;
+    std::map<std::string, Member> inner_parts;
     std::map<std::string, Member> members;
     std::set<std::string> absent;      // conditional components whose condition is false
     std::vector<std::string> member_order;

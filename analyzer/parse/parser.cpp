@@ -759,6 +759,7 @@ private:
             after = "after the extends clause";
         } else {
             bool redeclare = false, final = false, inner = false, outer = false, replaceable = false;
+            SourceRange inner_outer_range;  // the first of `inner`/`outer`
             while (true) {
                 bool* flag = nullptr;
                 std::string_view what;
@@ -773,7 +774,7 @@ private:
                 if (!flag) break;
                 if (*flag) error(cur().range, fmt::format("duplicate prefix '{}'", cur().text));
                 *flag = true;
-                if (!what.empty()) unsupported(std::string(what), cur().range);
+                if (!what.empty() && !inner_outer_range.valid()) inner_outer_range = cur().range;
                 advance();
             }
             if (starts_class_definition()) {
@@ -786,6 +787,10 @@ private:
                 // A replaceable class is an ordinary class until redeclared;
                 // redeclaring a class is outside the subset.
                 if (redeclare) unsupported("redeclaration of a class", from(begin));
+                // inner/outer components are in the subset (flatten/inner_outer.h); classes are not.
+                if (inner || outer)
+                    unsupported(fmt::format("an {} class definition", inner && outer ? "inner outer" : inner ? "inner" : "outer"),
+                                inner_outer_range);
             } else {
                 el.kind = Element::Kind::Component;
                 el.component = component_clause(begin);

@@ -50,4 +50,19 @@ package Electrical "Electrical components"
   model SignalVoltage "The constrained source, with its default signal block"
     extends Interfaces.ConstrainedSource;
   end SignalVoltage;
+
+  model DCMotor "DC motor with permanent magnet excitation, parameterised by a data set"
+    extends Interfaces.OnePort;
+    parameter Drives.Data.MotorData data "the machine's data set";
+    Interfaces.Flange flange "the shaft";
+    SI.AngularVelocity w "speed";
+    SI.Torque tau "air gap torque";
+    Drives.Data.PowerBalance power "electrical, mechanical and lost power";
+  equation
+    w = der(flange.phi);
+    data.L*der(i) = v - data.R*i - data.kPhi*w;
+    tau = data.kPhi*i;
+    data.J*der(w) = tau - data.friction.d*w + flange.tau;
+    power = Drives.Data.PowerBalance(electrical = v*i, mechanical = tau*w, loss = data.R*i^2);
+  end DCMotor;
 end Electrical;

@@ -53,4 +53,36 @@ package Examples "Models built from the library"
     connect(inertia.flange, damper.flange);
     annotation(experiment(StopTime = 2));
   end SpinDown;
+
+  model MotorStart "A DC motor given its data set by a record constructor, started on a constant voltage"
+    parameter Drives.Data.MotorData motorData = Drives.Data.MotorData(
+      R = 0.5, L = 0.02, J = 0.05, friction = Drives.Data.FrictionData(tauRef = 2, wRef = 150))
+      "the machine's rating and data";
+    Electrical.DCMotor motor(data = motorData);
+    Electrical.SignalVoltage source(gain = motorData.VNominal);
+    Electrical.Ground ground;
+    Mechanical.TableDamper load(d_table = [0, 0.01; 200, 0.02]);
+    SI.Power loss = motor.power.loss "read through the record component";
+  equation
+    connect(source.p, motor.p);
+    connect(motor.n, source.n);
+    connect(source.n, ground.p);
+    connect(motor.flange, load.flange);
+    annotation(experiment(StopTime = 1));
+  end MotorStart;
+
+  model RoomHeating "Bodies in one ambient (inner/outer), one of them heated by an on/off controller"
+    inner Drives.Thermal.Ambient ambient(T_mean = 280, T_swing = 3, period = 200);
+    inner parameter SI.Temperature T_start = 285 "the start of every body";
+    Drives.Thermal.Body room(C = 500, G = 5);
+    Drives.Thermal.Body wall(C = 2000, G = 20);
+    Drives.Thermal.Enclosure box(T_inside = 305);
+    Drives.Logical.OnOffController controller(bandwidth = 2, pre_y_start = true);
+  equation
+    controller.reference = 295;
+    controller.u = room.T;
+    room.Q_flow = if controller.y then 400 else 0;
+    wall.Q_flow = 0;
+    annotation(experiment(StopTime = 200));
+  end RoomHeating;
 end Examples;

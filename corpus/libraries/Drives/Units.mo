@@ -13,4 +13,6 @@ package Units "Physical types"
   type Temperature = Real(unit = "K");
   type HeatCapacity = Real(unit = "J/K");
   type Power = Real(unit = "W");
+  type Inductance = Real(unit = "H");
+  type ThermalConductance = Real(unit = "W/K");
 end Units;

@@ -656,6 +656,7 @@ TEST_F(ParseTest, ElementPrefixesOutsideTheSubsetAreRecorded) {
   Base f(redeclare Real g);
   redeclare model H = K;
   Base i(redeclare package P = Q);
+  inner outer model W end W;
 end M;
 )");
     ASSERT_TRUE(sink.all().empty()) << diags();
@@ -668,14 +669,16 @@ end M;
     EXPECT_TRUE(m.elements[3].component->redeclare);
     EXPECT_TRUE(m.elements[4].component->final);
     EXPECT_TRUE(m.elements[6].redeclare);
-    // Component redeclarations are in the subset now; inner/outer and class
-    // redeclarations are recorded where they are written.
+    EXPECT_TRUE(m.elements[1].component->inner && !m.elements[1].component->outer);
+    // Component redeclarations and inner/outer components are in the subset
+    // now; class redeclarations and inner/outer classes are recorded where
+    // they are written.
     std::vector<std::string> what;
     for (const UnsupportedUse& u : t.unsupported)
         what.push_back(u.what + "@" + std::to_string(u.range.begin.line) + ":" +
                        std::to_string(u.range.begin.column));
-    EXPECT_EQ(what, (std::vector<std::string>{"inner@3:3", "outer@4:3", "redeclaration of a class@8:3",
-                                              "redeclaration of a class@9:10"}));
+    EXPECT_EQ(what, (std::vector<std::string>{"redeclaration of a class@8:3", "redeclaration of a class@9:10",
+                                              "an inner outer class definition@10:3"}));
 }
 
 // `redeclare [each] [final] [replaceable] T x(mods) [constrainedby C(mods)]`
