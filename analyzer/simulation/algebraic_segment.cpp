@@ -243,29 +243,14 @@ SimulationDriver::SegmentEnd SimulationDriver::algebraic_segment() {
                 if (armed[g]) on_surface[g] = false;
                 if (!on_surface[g]) continue;
                 if (!(sys->guard_value(g, b, x.data()) > o_.guard_zero_tolerance)) continue;
-                const EventRecord& last = result_.events.back();
                 close_segment(a);
                 finish_values(*sys, x, y);
-                result_.chattering = true;
-                result_.zeno_time = last.time;
-                stop(StopReason::Zeno,
-                     fmt::format("chattering at t = {:.12g}: right after the switch '{}' -> '{}' the guard {} of "
-                                 "mode '{}' is already crossing zero; both modes point across the switching surface "
-                                 "(a sliding motion the model does not define), so the mode would switch back and "
-                                 "forth with vanishing spacing",
-                                 last.time, last.from_id, last.to_id, sys->guards()[g].text, sys->mode_id()));
+                stop_chattering(*sys, g);
                 return {};
             }
         }
         if (!crossings.empty()) {
-            std::sort(crossings.begin(), crossings.end());
-            t_e = crossings.front().first;
-            const double window = o_.simultaneity * std::max(1.0, std::fabs(t_e));
-            for (const auto& [tc, g] : crossings)
-                if (tc <= t_e + window) {
-                    if (g < guard_count) fired.push_back(g);
-                    else fired_branches.push_back(g - guard_count);
-                }
+            t_e = take_simultaneous(crossings, guard_count, fired, fired_branches);
             event = true;
         }
         // The output point (or the event's instant): F_DOWN solved there.

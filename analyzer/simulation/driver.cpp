@@ -210,6 +210,32 @@ sim::ModeSystem* SimulationDriver::system(int mode) {
     return p;
 }
 
+void SimulationDriver::stop_chattering(const ModeSystem& sys, std::size_t g) {
+    const EventRecord& last = result_.events.back();
+    result_.chattering = true;
+    result_.zeno_time = last.time;
+    stop(StopReason::Zeno,
+         fmt::format("chattering at t = {:.12g}: right after the switch '{}' -> '{}' the guard {} of mode '{}' is "
+                     "already crossing zero; both modes' flows point across the switching surface (a sliding "
+                     "motion the model does not define), so the mode would switch back and forth with vanishing "
+                     "spacing",
+                     last.time, last.from_id, last.to_id, sys.guards()[g].text, sys.mode_id()));
+}
+
+double SimulationDriver::take_simultaneous(std::vector<std::pair<double, std::size_t>>& crossings,
+                                           std::size_t guard_count, std::vector<std::size_t>& fired,
+                                           std::vector<std::size_t>& fired_branches) const {
+    std::sort(crossings.begin(), crossings.end());
+    const double t_e = crossings.front().first;
+    const double window = o_.simultaneity * std::max(1.0, std::fabs(t_e));
+    for (const auto& [tc, g] : crossings)
+        if (tc <= t_e + window) {
+            if (g < guard_count) fired.push_back(g);
+            else fired_branches.push_back(g - guard_count);
+        }
+    return t_e;
+}
+
 sim::Integrator& SimulationDriver::integrator(int mode) {
     auto it = integrators_.find(mode);
     if (it != integrators_.end()) return *it->second;
@@ -535,27 +561,15 @@ SimulationDriver::SegmentEnd SimulationDriver::integrate_segment() {
                     if (!on_surface[g]) continue;
                     p.value(p.t1, end.data());
                     if (!(sys->guard_value(g, p.t1, end.data()) > o_.guard_zero_tolerance)) continue;
-                    const EventRecord& last = result_.events.back();
                     close_segment(integ.previous_time());
                     sys->solve_leading(integ.previous_time(), x.data(), y.data());  // best effort
                     finish_values(*sys, x, y);
-                    result_.chattering = true;
-                    result_.zeno_time = last.time;
-                    stop(StopReason::Zeno,
-                         fmt::format("chattering at t = {:.12g}: right after the switch '{}' -> '{}' the guard {} of "
-                                     "mode '{}' is already crossing zero; both modes' flows point across the "
-                                     "switching surface (a sliding motion the model does not define), so the mode "
-                                     "would switch back and forth with vanishing spacing",
-                                     last.time, last.from_id, last.to_id, sys->guards()[g].text, sys->mode_id()));
+                    stop_chattering(*sys, g);
                     return {};
                 }
             }
             if (!crossings.empty()) {
-                std::sort(crossings.begin(), crossings.end());
-                t_e = crossings.front().first;
-                const double window = o_.simultaneity * std::max(1.0, std::fabs(t_e));
-                for (const auto& [tc, g] : crossings)
-                    if (tc <= t_e + window) (g < guard_count ? fired : fired_branches).push_back(g < guard_count ? g : g - guard_count);
+                t_e = take_simultaneous(crossings, guard_count, fired, fired_branches);
                 event = true;
             }
         }

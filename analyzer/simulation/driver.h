@@ -136,6 +136,14 @@ private:
         result_.limit = limit;
         result_.limit_option = option;
     }
+    // Chattering right after the last event (simulation.h): guard g of the
+    // new mode is already crossing zero. Stops the run as zeno.
+    void stop_chattering(const ModeSystem& sys, std::size_t g);
+    // The earliest of `crossings` (time, index; indices from guard_count on
+    // are operator branches) and those within the simultaneity window of it,
+    // sorted into `fired` and `fired_branches`; returns its time.
+    double take_simultaneous(std::vector<std::pair<double, std::size_t>>& crossings, std::size_t guard_count,
+                             std::vector<std::size_t>& fired, std::vector<std::size_t>& fired_branches) const;
     std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
     bool over_wall_time() const {
         return std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count() > o_.max_wall_seconds;
