@@ -272,8 +272,11 @@ bool Integrator::states_at(double t, std::vector<double>& x) const {
     return true;
 }
 
-bool Integrator::check_deadline() {
-    if (!past_deadline_ && std::chrono::steady_clock::now() > options_.deadline) past_deadline_ = true;
+bool Integrator::check_deadline(bool now) {
+    // The clock is read at every 8th call (the right-hand side, Jacobian and
+    // projection of a small system cost about as much as reading it).
+    if (!past_deadline_ && (now || (deadline_calls_++ & 7u) == 0) && std::chrono::steady_clock::now() > options_.deadline)
+        past_deadline_ = true;
     return !past_deadline_;
 }
 
@@ -302,7 +305,7 @@ int Integrator::jacobian(double t, const double* x, double* jac_column_major) {
     if (!sys_.solve_leading(t, x, y.data())) return 1;
     const std::size_t n = x_.size();
     if (!sys_.ode_jacobian(t, x, y.data(), work_.data(), options_.deadline))
-        return check_deadline() ? 1 : -1;  // the deadline passed inside: unrecoverable, as at the entry
+        return check_deadline(true) ? 1 : -1;  // the deadline passed inside: unrecoverable, as at the entry
     for (std::size_t i = 0; i < n; ++i)
         for (std::size_t j = 0; j < n; ++j) jac_column_major[j * n + i] = work_[i * n + j];
     return 0;

@@ -117,7 +117,10 @@ private:
     IntegratorStats stats_;
     bool past_deadline_ = false;
     std::string evaluation_error_;
-    bool check_deadline();  // false (and past_deadline_) when the deadline has passed
+    // False (and past_deadline_) when the deadline has passed; `now`: read
+    // the clock whatever the count of calls.
+    bool check_deadline(bool now = false);
+    unsigned deadline_calls_ = 0;
 };
 
 }  // namespace modeaudit::sim

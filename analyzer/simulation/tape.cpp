@@ -447,7 +447,7 @@ void Tape::evaluate(const double* in, double* out, std::size_t groups) const {
             case Op::Neg: v = -a; break;
             case Op::Recip: v = 1.0 / a; break;
             case Op::Square: v = a * a; break;
-            case Op::PowInt: v = std::pow(a, i.n); break;
+            case Op::PowInt: v = i.n == -1 ? 1.0 / a : std::pow(a, i.n); break;  // 1/a: the same correctly rounded value, cheaper
             case Op::Pow: v = std::pow(a, r[i.b]); break;
             case Op::Sqrt: v = std::sqrt(a); break;
             case Op::Exp: v = std::exp(a); break;
