@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
+#include <stdexcept>
 #include <deque>
 #include <functional>
 #include <map>
@@ -399,6 +401,20 @@ ConditionPtr Explorer::specialize(const ConditionPtr& c, const State& s, int dep
     });
 }
 
+// The number `e` is with `values` substituted; none where it is not a
+// number, or where the substitution divides by zero: a relation
+// v/vt > 15 read at start values where vt has none (0), as in the MSL's
+// heating diode, is undecided there, not an internal error.
+std::optional<GiNaC::numeric> number_at(const ex& e, const GiNaC::exmap& values) {
+    try {
+        return numeric_value(e.subs(values, kExactSubs));
+    } catch (const std::domain_error&) {  // GiNaC's pole_error: division by zero
+        return std::nullopt;
+    } catch (const std::runtime_error&) {  // CLN's division by zero
+        return std::nullopt;
+    }
+}
+
 State Explorer::initial_state() {
     State s;
     s.discrete.assign(flat_.variables.size(), 0);
@@ -428,7 +444,7 @@ State Explorer::initial_state() {
     s.relations.assign(logic_.relations().size(), 0);
     for (std::size_t k = 0; k < logic_.relations().size(); ++k) {
         const Condition& c = *logic_.relations()[k];
-        auto a = numeric_value(c.lhs.subs(start, kExactSubs)), b = numeric_value(c.rhs.subs(start, kExactSubs));
+        auto a = number_at(c.lhs, start), b = number_at(c.rhs, start);
         bool v = false;
         if (a && b && a->is_real() && b->is_real()) v = relation_holds(c.op, *a, *b);
         s.relations[k] = v ? 1 : 0;

@@ -64,6 +64,28 @@ TEST(Modes, TimeCommandIsATimeEvent) {
     EXPECT_EQ(fe.modes().transitions[0].guard_text, "time - 0.1");
 }
 
+// A relation read at the start values divides by a variable that has none
+// (the MSL's heating diode: v/vt_t > 15 with vt_t = k T/q computed, its
+// start 0): the relation is undecided at the start, not an internal error
+// ("power::eval(): division by zero", exit 3).
+TEST(Modes, ARelationDividingByAVariableWithoutStartIsUndecidedAtTheStart) {
+    FrontEnd fe(R"(
+model Exponential
+  Real T(start = 300, fixed = true);
+  Real vt;
+  Real v;
+  Real id;
+equation
+  der(T) = 1;
+  vt = T/11600;
+  v = sin(time);
+  id = if v/vt > 15 then (v/vt - 14)*exp(15) else exp(v/vt);
+end Exponential;)");
+    ASSERT_TRUE(fe.state.modes) << fe.diagnostics();
+    EXPECT_EQ(fe.modes().modes.size(), 2u);
+    EXPECT_FALSE(fe.has("internal-error")) << fe.diagnostics();
+}
+
 TEST(Modes, MslDiodeWithZeroRonGivesUEqualsZeroOrUEqualsS) {
     FrontEnd fe(R"(
       model D parameter Real Ron = 0, Goff = 0; Real s(start = 1), u, i, q(start = 0);
