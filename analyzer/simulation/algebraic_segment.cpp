@@ -67,21 +67,8 @@ SimulationDriver::SegmentEnd SimulationDriver::algebraic_segment() {
     std::vector<double>& x = x_;  // no states: empty
     std::vector<double>& y = y_;
     const double stop_time = stop_time_;
-    SegmentRecord seg;
-    seg.mode = mode_;
-    seg.mode_id = sys->mode_id();
-    seg.begin = seg.end = t;
+    SegmentRecord seg = open_segment(mode_, *sys, t);
     seg.algebraic = true;
-    seg.state_names = sys->all_state_names();
-    for (const sim::AssertCheck& a : sys->asserts()) {
-        AssertRecord r;
-        r.assert_index = a.assert_index;
-        r.message = a.message;
-        r.level = a.level;
-        r.unsupported = a.unsupported;
-        r.min_margin = HUGE_VAL;
-        seg.asserts.push_back(r);
-    }
     const std::size_t segment_index = result_.segments.size();
     auto sample = [&](double at) {
         if (o_.record_steps) result_.samples.push_back(Sample{at, segment_index, {}});
@@ -93,23 +80,12 @@ SimulationDriver::SegmentEnd SimulationDriver::algebraic_segment() {
 
     // The guards at the segment's start, as in integrate_segment.
     const std::size_t guard_count = sys->guards().size(), branch_count = sys->branch_guard_count();
-    std::vector<bool> armed(guard_count), on_surface(guard_count), start_touch(guard_count);
-    std::vector<bool> grazed(guard_count, false), departed(guard_count, true);
-    const double surface = boundary_tolerance(x, y);
-    std::vector<std::size_t> immediate;
-    for (std::size_t g = 0; g < guard_count; ++g) {
-        const double v = sys->guard_value(g, t, x.data());
-        const bool sampled = modes_.transitions[static_cast<std::size_t>(sys->guards()[g].transition)].sampled;
-        departed[g] = !(std::fabs(v) <= surface);
-        if (sampled && v >= -o_.simultaneity * std::max(1.0, std::fabs(t))) immediate.push_back(g);
-        armed[g] = sampled ? v < 0 : v < -o_.guard_zero_tolerance;
-        bool fired_before = false;
-        if (!result_.events.empty())
-            for (const std::string& text : result_.events.back().guards)
-                fired_before = fired_before || text == sys->guards()[g].text;
-        on_surface[g] = !result_.events.empty() && !fired_before && std::fabs(v) <= o_.guard_zero_tolerance;
-        start_touch[g] = result_.events.empty() && !sampled && std::fabs(v) <= o_.guard_zero_tolerance;
-    }
+    GuardStart gs = guard_start(*sys, t, x, y);
+    std::vector<bool>&armed = gs.armed, &on_surface = gs.on_surface, &start_touch = gs.start_touch,
+                     &departed = gs.departed, &branch_armed = gs.branch_armed;
+    std::vector<bool> grazed(guard_count, false);
+    const std::vector<std::size_t>& immediate = gs.immediate;
+    const double surface = gs.surface;
     // Grazing (a guard at zero without crossing: no event) is reported once
     // per guard and segment; a touch at an interval's end waits for the next
     // interval, which may find the crossing right there.
@@ -122,9 +98,6 @@ SimulationDriver::SegmentEnd SimulationDriver::algebraic_segment() {
         result_.grazes.push_back({at, tr, sys->guards()[g].text, sys->mode_id(),
                                   modes_.transitions[static_cast<std::size_t>(tr)].range});
     };
-    std::vector<bool> branch_armed(branch_count);
-    for (std::size_t i = 0; i < branch_count; ++i)
-        branch_armed[i] = sys->branch_guard_value(i, t, x.data()) < -o_.guard_zero_tolerance;
 
     auto close_segment = [&](double end) {
         seg.end = end;

@@ -359,20 +359,13 @@ void SimulationDriver::check_asserts(SegmentRecord& seg, const ModeSystem& sys, 
     }
 }
 
-SimulationDriver::SegmentEnd SimulationDriver::integrate_segment() {
-    ModeSystem* sys = sys_;
-    const int mode = mode_;
-    const double t = t_;
-    std::vector<double>& x = x_;
-    std::vector<double>& y = y_;
-    const double stop_time = stop_time_;
-    Integrator& integ = integrator(mode);
+SegmentRecord SimulationDriver::open_segment(int mode, const ModeSystem& sys, double t) const {
     SegmentRecord seg;
     seg.mode = mode;
-    seg.mode_id = sys->mode_id();
+    seg.mode_id = sys.mode_id();
     seg.begin = seg.end = t;
-    seg.state_names = sys->all_state_names();
-    for (const sim::AssertCheck& a : sys->asserts()) {
+    seg.state_names = sys.all_state_names();
+    for (const sim::AssertCheck& a : sys.asserts()) {
         AssertRecord r;
         r.assert_index = a.assert_index;
         r.message = a.message;
@@ -381,6 +374,64 @@ SimulationDriver::SegmentEnd SimulationDriver::integrate_segment() {
         r.min_margin = HUGE_VAL;
         seg.asserts.push_back(r);
     }
+    return seg;
+}
+
+SimulationDriver::GuardStart SimulationDriver::guard_start(const ModeSystem& sys, double t,
+                                                           const std::vector<double>& x,
+                                                           const std::vector<double>& y) const {
+    GuardStart gs;
+    const std::size_t n = sys.guards().size();
+    // Grazing is reported for a guard once it has left its surface: one at
+    // zero at the restart that opened the segment stays near zero for a
+    // while, which is no touch. It has left once a step ends with it below
+    // -boundary_tolerance (so a touch within the first step after leaving
+    // the surface goes unreported).
+    const double surface = gs.surface = boundary_tolerance(x, y);
+    for (std::size_t g = 0; g < n; ++g) {
+        const double v = sys.guard_value(g, t, x.data());
+        const bool sampled = modes_.transitions[static_cast<std::size_t>(sys.guards()[g].transition)].sampled;
+        gs.departed.push_back(!(std::fabs(v) <= surface));
+        // A sample() instant at the segment's start (the start time itself,
+        // or an instant shared with the event that opened the segment) fires
+        // at once, before integrating.
+        if (sampled && v >= -o_.simultaneity * std::max(1.0, std::fabs(t))) gs.immediate.push_back(g);
+        // A clock's guard is armed whenever its next instant is ahead.
+        gs.armed.push_back(sampled ? v < 0 : v < -o_.guard_zero_tolerance);
+        // After an event: a guard of the new mode that is ~0 at the
+        // restart (it shares the switching surface with the guard that
+        // fired, but is another condition) and then grows without ever
+        // being negative means both modes' flows point across the
+        // surface: chattering.
+        // The guard that fired staying positive is no such crossing
+        // (a when-condition that remains true fires once).
+        bool fired_before = false;
+        if (!result_.events.empty())
+            for (const std::string& text : result_.events.back().guards)
+                fired_before = fired_before || text == sys.guards()[g].text;
+        gs.on_surface.push_back(!result_.events.empty() && !fired_before && std::fabs(v) <= o_.guard_zero_tolerance);
+        // At the start of the run: a guard at zero (a relation at its
+        // boundary, as a diode's s = 0 when a sine source starts at 0) is
+        // decided by the flow. If it is positive at the end of the first
+        // step without having been negative, the flow points out of the
+        // mode: its transition fires at the start time, not a period later
+        // when the guard next crosses from below.
+        gs.start_touch.push_back(result_.events.empty() && !sampled && std::fabs(v) <= o_.guard_zero_tolerance);
+    }
+    for (std::size_t i = 0; i < sys.branch_guard_count(); ++i)
+        gs.branch_armed.push_back(sys.branch_guard_value(i, t, x.data()) < -o_.guard_zero_tolerance);
+    return gs;
+}
+
+SimulationDriver::SegmentEnd SimulationDriver::integrate_segment() {
+    ModeSystem* sys = sys_;
+    const int mode = mode_;
+    const double t = t_;
+    std::vector<double>& x = x_;
+    std::vector<double>& y = y_;
+    const double stop_time = stop_time_;
+    Integrator& integ = integrator(mode);
+    SegmentRecord seg = open_segment(mode, *sys, t);
     const std::size_t segment_index = result_.segments.size();
     auto sample = [&](double at, const std::vector<double>& xs) {
         if (!o_.record_steps) return;
@@ -392,46 +443,12 @@ SimulationDriver::SegmentEnd SimulationDriver::integrate_segment() {
     check_asserts(seg, *sys, nullptr, nullptr, t, t, x, y);
     seg.max_drift = sys->constraint_residual(t, x.data());
     sample(t, x);
-    std::vector<bool> armed, on_surface, start_touch;
-    // Grazing is reported for a guard once it has left its surface: one at
-    // zero at the restart that opened the segment stays near zero for a
-    // while, which is no touch. It has left once a step ends with it below
-    // -boundary_tolerance (so a touch within the first step after leaving
-    // the surface goes unreported).
-    std::vector<bool> grazed(sys->guards().size(), false), departed(sys->guards().size(), true);
-    const double surface = boundary_tolerance(x, y);
-    for (std::size_t g = 0; g < sys->guards().size(); ++g)
-        departed[g] = !(std::fabs(sys->guard_value(g, t, x.data())) <= surface);
-    // A sample() instant at the segment's start (the start time itself,
-    // or an instant shared with the event that opened the segment) fires
-    // at once, before integrating.
-    std::vector<std::size_t> immediate;
-    for (std::size_t g = 0; g < sys->guards().size(); ++g) {
-        const double v = sys->guard_value(g, t, x.data());
-        const bool sampled = modes_.transitions[static_cast<std::size_t>(sys->guards()[g].transition)].sampled;
-        if (sampled && v >= -o_.simultaneity * std::max(1.0, std::fabs(t))) immediate.push_back(g);
-        // A clock's guard is armed whenever its next instant is ahead.
-        armed.push_back(sampled ? v < 0 : v < -o_.guard_zero_tolerance);
-        // After an event: a guard of the new mode that is ~0 at the
-        // restart (it shares the switching surface with the guard that
-        // fired, but is another condition) and then grows without ever
-        // being negative means both modes' flows point across the
-        // surface: chattering.
-        // The guard that fired staying positive is no such crossing
-        // (a when-condition that remains true fires once).
-        bool fired_before = false;
-        if (!result_.events.empty())
-            for (const std::string& text : result_.events.back().guards)
-                fired_before = fired_before || text == sys->guards()[g].text;
-        on_surface.push_back(!result_.events.empty() && !fired_before && std::fabs(v) <= o_.guard_zero_tolerance);
-        // At the start of the run: a guard at zero (a relation at its
-        // boundary, as a diode's s = 0 when a sine source starts at 0) is
-        // decided by the flow. If it is positive at the end of the first
-        // step without having been negative, the flow points out of the
-        // mode: its transition fires at the start time, not a period later
-        // when the guard next crosses from below.
-        start_touch.push_back(result_.events.empty() && !sampled && std::fabs(v) <= o_.guard_zero_tolerance);
-    }
+    GuardStart gs = guard_start(*sys, t, x, y);
+    std::vector<bool>&armed = gs.armed, &on_surface = gs.on_surface, &start_touch = gs.start_touch,
+                     &departed = gs.departed;
+    std::vector<bool> grazed(sys->guards().size(), false);
+    const std::vector<std::size_t>& immediate = gs.immediate;
+    const double surface = gs.surface;
     try {
         integ.start(t, x, y, stop_time);
     } catch (const std::exception& e) {
@@ -457,9 +474,7 @@ SimulationDriver::SegmentEnd SimulationDriver::integrate_segment() {
     co.time_tolerance = o_.event_time_tolerance;
     co.zero_tolerance = o_.guard_zero_tolerance;
     const std::size_t guard_count = sys->guards().size(), branch_count = sys->branch_guard_count();
-    std::vector<bool> branch_armed(branch_count);
-    for (std::size_t i = 0; i < branch_count; ++i)
-        branch_armed[i] = sys->branch_guard_value(i, t, x.data()) < -o_.guard_zero_tolerance;
+    std::vector<bool>& branch_armed = gs.branch_armed;
     std::vector<std::size_t> fired_branches;
     bool needs_interpolant = guard_count + branch_count > 0, point_asserts = false;
     for (const sim::AssertCheck& a : sys->asserts()) {

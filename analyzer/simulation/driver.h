@@ -84,6 +84,19 @@ private:
     // variables solved from F_DOWN at each point, the guards searched over
     // each grid interval as functions of time alone.
     SegmentEnd algebraic_segment();
+    // A segment's record at its start in mode `mode` (its system `sys`) at
+    // t: the mode, the
+    // state names and an entry per assert.
+    SegmentRecord open_segment(int mode, const ModeSystem& sys, double t) const;
+    // The guards' and operator branches' state at a segment's start (both
+    // kinds of segment; the comments in driver.cpp say why each is so).
+    struct GuardStart {
+        std::vector<bool> armed, on_surface, start_touch, departed, branch_armed;
+        std::vector<std::size_t> immediate;  // clock guards whose instant is the start
+        double surface = 0;  // boundary_tolerance at the start: a guard this near 0 has not departed
+    };
+    GuardStart guard_start(const ModeSystem& sys, double t, const std::vector<double>& x,
+                           const std::vector<double>& y) const;
     bool handle_instant(double t_e, std::vector<std::size_t> fired);
     // One restart step from the current mode at t_e for the guards `fired`;
     // `left` are the values before it (the left limits, or the previous

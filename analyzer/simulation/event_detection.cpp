@@ -123,15 +123,7 @@ public:
         return w_.out.data();
     }
     const FastInterval* over(double a, double b, bool quickly = false) {
-        if (!open_) {
-            // What RoundingScope does (interval.h): save the caller's mode, round upward.
-            saved_ = std::fegetround();
-            std::fesetround(FE_UPWARD);
-            open_ = true;
-        }
-        if (quickly) p_.enclose_quickly_in_scope(a, b, w_.ix.data(), *used_);
-        else p_.enclose_in_scope(a, b, w_.ix.data(), w_.poly, *used_);
-        w_.ix[p_.n] = FastInterval(a, b);
+        enclose_states(a, b, quickly);
         f_.over(w_.ix.data(), w_.iout.data());
         return w_.iout.data();
     }
@@ -149,7 +141,7 @@ public:
     // interpolant over [a, b]; NaN bounds when there is no gradient.
     FastInterval rate(double a, double b) {
         using FI = FastInterval;
-        over(a, b);  // opens the scope; the states over [a, b] in w_.ix
+        enclose_states(a, b, false);
         w_.slope.resize(used_->size() + 1);
         if (!f_.slope_over(w_.ix.data(), w_.slope.data())) return FI(std::nan(""), std::nan(""));
         w_.dx.resize(p_.n);
@@ -160,6 +152,24 @@ public:
     }
 
 private:
+    // The states over [a, b] into w_.ix (time last), opening the rounding
+    // scope; the tight enclosure is kept while [a, b] stays the same (the
+    // centered form follows the tight enclosure of the same sub-interval).
+    void enclose_states(double a, double b, bool quickly) {
+        if (!open_) {
+            // What RoundingScope does (interval.h): save the caller's mode, round upward.
+            saved_ = std::fegetround();
+            std::fesetround(FE_UPWARD);
+            open_ = true;
+        }
+        if (!quickly && tight_a_ == a && tight_b_ == b) return;
+        if (quickly) p_.enclose_quickly_in_scope(a, b, w_.ix.data(), *used_);
+        else p_.enclose_in_scope(a, b, w_.ix.data(), w_.poly, *used_);
+        w_.ix[p_.n] = FastInterval(a, b);
+        tight_a_ = quickly ? std::nan("") : a;
+        tight_b_ = quickly ? std::nan("") : b;
+    }
+    double tight_a_ = std::nan(""), tight_b_ = std::nan("");  // the tight enclosure in w_.ix, if any
     const StatePolynomial& p_;
     const StateFunction& f_;
     SearchWork& w_;

@@ -46,6 +46,15 @@ LeadingBlocks leading_blocks(std::size_t m, const std::vector<std::pair<std::siz
             out.cols.back().push_back(static_cast<std::size_t>(dm.row_match[static_cast<std::size_t>(r)]));
         }
     }
+    out.block_of_row.resize(m);
+    out.block_of_col.resize(m);
+    out.place_of_row.resize(m);
+    out.place_of_col.resize(m);
+    for (std::size_t b = 0; b < out.rows.size(); ++b)
+        for (std::size_t k = 0; k < out.rows[b].size(); ++k) {
+            out.block_of_row[out.rows[b][k]] = out.block_of_col[out.cols[b][k]] = b;
+            out.place_of_row[out.rows[b][k]] = out.place_of_col[out.cols[b][k]] = k;
+        }
     return out;
 }
 
@@ -53,27 +62,16 @@ bool ModeSystem::solve_leading_by_blocks(double t, const double* x, double* y) c
     const std::size_t n = states_.size(), m = leading_.size();
     if (!blocks_ready_) {
         blocks_ready_ = true;
-        LeadingBlocks b = leading_blocks(m, fy_);
-        block_rows_ = std::move(b.rows);
-        block_cols_ = std::move(b.cols);
+        blocks_ = leading_blocks(m, fy_);
     }
-    if (block_rows_.empty()) return false;
+    if (blocks_.rows.empty()) return false;
     std::copy(x, x + n, in_.begin());
     in_[n + m] = t;
-    // Where each row and column sits in its block.
-    std::vector<std::size_t> local_row(m), local_col(m), block_of_row(m), block_of_col(m);
-    for (std::size_t b = 0; b < block_rows_.size(); ++b)
-        for (std::size_t k = 0; k < block_rows_[b].size(); ++k) {
-            local_row[block_rows_[b][k]] = k;
-            block_of_row[block_rows_[b][k]] = b;
-            local_col[block_cols_[b][k]] = k;
-            block_of_col[block_cols_[b][k]] = b;
-        }
     std::vector<double> a, r;
     DenseLu lu;
-    for (std::size_t b = 0; b < block_rows_.size(); ++b) {
-        const std::vector<std::size_t>& rows = block_rows_[b];
-        const std::vector<std::size_t>& cols = block_cols_[b];
+    for (std::size_t b = 0; b < blocks_.rows.size(); ++b) {
+        const std::vector<std::size_t>& rows = blocks_.rows[b];
+        const std::vector<std::size_t>& cols = blocks_.cols[b];
         const std::size_t k = rows.size();
         bool converged = false;
         double previous_step = HUGE_VAL;
@@ -94,8 +92,8 @@ bool ModeSystem::solve_leading_by_blocks(double t, const double* x, double* y) c
             a.assign(k * k, 0.0);
             for (std::size_t e = 0; e < fy_.size(); ++e) {
                 const auto [i, j] = fy_[e];
-                if (block_of_row[i] == b && block_of_col[j] == b)
-                    a[local_row[i] * k + local_col[j]] = out_[down_.group_begin(1) + e];
+                if (blocks_.block_of_row[i] == b && blocks_.block_of_col[j] == b)
+                    a[blocks_.place_of_row[i] * k + blocks_.place_of_col[j]] = out_[down_.group_begin(1) + e];
             }
             if (!lu.factor(a.data(), k)) return false;
             lu.solve(r.data());
@@ -106,8 +104,7 @@ bool ModeSystem::solve_leading_by_blocks(double t, const double* x, double* y) c
                 size = std::max(size, std::fabs(y[cols[i]]));
             }
             if (!std::isfinite(step)) return false;
-            // Converged, or stalled at the rounding floor (as in solve_leading).
-            converged = step <= 1e-14 * (1 + size) || (it > 0 && step >= 0.5 * previous_step && step <= 1e-10 * (1 + size));
+            converged = newton_settled(it, step, previous_step, size);
             previous_step = step;
         }
         if (!converged) return false;
@@ -119,9 +116,6 @@ BlockSolution::BlockSolution(const std::vector<ex>& down, const std::vector<GiNa
                              const std::vector<std::pair<std::size_t, std::size_t>>& pattern,
                              ex (*canonical)(const ex&))
     : down_(down), leading_(leading), canonical_(canonical), blocks_(leading_blocks(leading.size(), pattern)) {
-    block_of_.assign(leading_.size(), 0);
-    for (std::size_t b = 0; b < blocks_.cols.size(); ++b)
-        for (std::size_t j : blocks_.cols[b]) block_of_[j] = b;
     uses_.resize(down_.size());
     for (const auto& [i, j] : pattern) uses_[i].push_back(j);
     status_.assign(blocks_.rows.size(), 0);
@@ -135,7 +129,7 @@ bool BlockSolution::solve(std::size_t block) {
     for (std::size_t b = block + 1; b-- > 0;) {
         if (!need[b]) continue;
         for (std::size_t i : blocks_.rows[b])
-            for (std::size_t j : uses_[i]) need[block_of_[j]] = true;
+            for (std::size_t j : uses_[i]) need[blocks_.block_of_col[j]] = true;
     }
     for (std::size_t b = 0; b <= block; ++b) {
         if (!need[b] || status_[b] == 1) continue;
@@ -173,7 +167,7 @@ std::optional<ex> BlockSolution::substitute(const ex& e) {
     bool any = false;
     for (std::size_t j = 0; j < leading_.size(); ++j)
         if (e.has(leading_[j])) {
-            if (!solve(block_of_[j])) return std::nullopt;
+            if (!solve(blocks_.block_of_col[j])) return std::nullopt;
             any = true;
         }
     if (!any) return e;

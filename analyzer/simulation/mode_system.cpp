@@ -741,11 +741,7 @@ bool ModeSystem::solve_leading(double t, const double* x, double* y) const {
         }
         if (!std::isfinite(step)) return false;
         if (affine_) return true;  // exact after one step (up to rounding)
-        if (step <= 1e-14 * (1 + size)) return true;
-        // At the rounding floor: the steps no longer contract (the MSL
-        // rectifier's 61 leading variables, Goff = 1e-5 beside 2e4, stall
-        // at 3e-14 relative), so more iterations cannot help.
-        if (it > 0 && step >= 0.5 * previous_step && step <= 1e-10 * (1 + size)) return true;
+        if (newton_settled(it, step, previous_step, size)) return true;
         previous_step = step;
     }
     return by_blocks();

@@ -56,6 +56,7 @@
 #include "simulation/dense.h"
 #include "simulation/event_detection.h"
 #include "simulation/event_operators.h"
+#include "simulation/leading_blocks.h"
 #include "simulation/tape.h"
 #include "structure/structure.h"
 
@@ -297,9 +298,9 @@ private:
     mutable std::vector<double> in_, out_, mat_, rhs_, dydx_, col_, explicit_in_, explicit_out_;
     mutable std::vector<double> up_in_, up_out_, up_jac_, up_dx_, up_je_, assert_in_, assert_out_;
     mutable DenseLu newton_lu_;
-    // solve_leading_by_blocks: per block its rows and columns of F_DOWN
-    // (computed on first use; empty when F_DOWN is structurally singular).
-    mutable std::vector<std::vector<std::size_t>> block_rows_, block_cols_;
+    // solve_leading_by_blocks: F_DOWN's blocks (computed on first use; none
+    // when F_DOWN is structurally singular).
+    mutable LeadingBlocks blocks_;
     mutable bool blocks_ready_ = false;
     mutable std::vector<double> y_start_;  // solve_leading's guess, for the fallback
     mutable MinNormWork norm_work_;
