@@ -64,6 +64,7 @@ std::unique_ptr<Model> load(const std::string& path) {
 struct HandResult {
     std::vector<double> events;
     long steps = 0;
+    std::vector<long> segment_steps;  // steps between events
     std::vector<double> final_state;
 };
 
@@ -107,6 +108,7 @@ HandResult hand_run(const char* name, std::vector<double> y0, CVRhsFn rhs, CVRoo
             long steps = 0;
             CVodeGetNumSteps(mem, &steps);  // CVodeReInit resets the count
             r.steps += steps;
+            r.segment_steps.push_back(steps);
             CVodeReInit(mem, t, y);
             if (r.events.size() > 1000) break;
         }
@@ -114,6 +116,7 @@ HandResult hand_run(const char* name, std::vector<double> y0, CVRhsFn rhs, CVRoo
     long steps = 0;
     CVodeGetNumSteps(mem, &steps);
     r.steps += steps;
+    r.segment_steps.push_back(steps);
     r.final_state.assign(N_VGetArrayPointer(y), N_VGetArrayPointer(y) + n);
     CVodeFree(&mem);
     SUNLinSolFree(LS);
@@ -289,6 +292,21 @@ long steps_of(const SimulationResult& r) {
     return s;
 }
 
+// "26 + 111": the steps of each segment between events (the first and
+// last three of a longer run).
+std::string split(const std::vector<long>& steps) {
+    std::string s;
+    for (std::size_t k = 0; k < steps.size(); ++k) {
+        if (steps.size() > 6 && k == 3) {
+            s += " + ...";
+            k = steps.size() - 4;
+            continue;
+        }
+        s += (s.empty() ? "" : " + ") + std::to_string(steps[k]);
+    }
+    return s;
+}
+
 // Times one corpus model against its hand-coded run: t_ours with the modes
 // already compiled (CompiledModes reused, as the pipeline's sensitivity
 // rerun does), t_first a run that compiles them, t_hand the hand-coded
@@ -315,11 +333,13 @@ bool bench_model(const char* label, const std::string& path, double stop, int re
     for (std::size_t k = 0; ok && k < hand.events.size(); ++k)
         worst = std::max(worst, std::fabs(ours.events[k].time - hand.events[k]));
     ok = ok && worst <= 1e-8;
-    fmt::print("{}: driver {} events, {} steps, {:.3g} ms per run ({:.3g} ms compiling the modes too); hand-coded CVODE "
-               "{} events, {} steps, {:.3g} ms per run; time ratio driver/hand {:.2f} ({:.2f} with compilation); max "
-               "event-time difference {:.2e}{}\n",
-               label, ours.events.size(), steps_of(ours), 1e3 * t_ours, 1e3 * t_first, hand.events.size(), hand.steps,
-               1e3 * t_hand, t_ours / t_hand, t_first / t_hand, worst, ok ? "" : "  MISMATCH");
+    std::vector<long> segment_steps;
+    for (const SegmentRecord& seg : ours.segments) segment_steps.push_back(seg.steps);
+    fmt::print("{}: driver {} events, {} steps ({}), {:.3g} ms per run ({:.3g} ms compiling the modes too); hand-coded "
+               "CVODE {} events, {} steps ({}), {:.3g} ms per run; time ratio driver/hand {:.2f} ({:.2f} with "
+               "compilation); max event-time difference {:.2e}{}\n",
+               label, ours.events.size(), steps_of(ours), split(segment_steps), 1e3 * t_ours, 1e3 * t_first,
+               hand.events.size(), hand.steps, split(hand.segment_steps), 1e3 * t_hand, t_ours / t_hand, t_first / t_hand, worst, ok ? "" : "  MISMATCH");
     return ok;
 }
 
