@@ -48,13 +48,15 @@ void run_restart_checks(const FlatModel& flat, const ModeSet& modes, const Resta
     apply_suppressions(flat, sink, from);
 }
 
-void run_simulation_checks(const FlatModel& flat, const SimulationResult& r, double stop_time, DiagnosticSink& sink) {
+void run_simulation_checks(const FlatModel& flat, const SimulationResult& r, double stop_time,
+                           const ToleranceComparison* tighter, double rtol, DiagnosticSink& sink) {
     std::size_t from = sink.size();
     check_sim_assert_violated(flat, r, sink);
     check_sim_stopped_early(flat, r, stop_time, sink);
     check_sim_zeno(flat, r, sink);
     check_sim_grazing_guard(flat, r, sink);
     check_sim_event_search_incomplete(flat, r, sink);
+    if (tighter) check_sim_tolerance_sensitive(flat, r, stop_time, *tighter, rtol, sink);
     apply_suppressions(flat, sink, from);
 }
 

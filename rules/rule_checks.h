@@ -39,6 +39,8 @@ void check_sim_stopped_early(const FlatModel& flat, const SimulationResult& r, d
 void check_sim_zeno(const FlatModel& flat, const SimulationResult& r, DiagnosticSink& sink);
 void check_sim_grazing_guard(const FlatModel& flat, const SimulationResult& r, DiagnosticSink& sink);
 void check_sim_event_search_incomplete(const FlatModel& flat, const SimulationResult& r, DiagnosticSink& sink);
+void check_sim_tolerance_sensitive(const FlatModel& flat, const SimulationResult& r, double stop_time,
+                                   const ToleranceComparison& tighter, double rtol, DiagnosticSink& sink);
 
 // rules/verify/*.cpp: the static phase runs after the verification stage,
 // the event phase after the simulation (over the simulated events).
@@ -58,7 +60,10 @@ void run_flatten_checks(const FlatModel& flat, DiagnosticSink& sink);
 void run_mode_checks(const FlatModel& flat, const ModeSet& modes, DiagnosticSink& sink);
 void run_restart_checks(const FlatModel& flat, const ModeSet& modes, const RestartStageResult& restarts,
                         DiagnosticSink& sink);
-void run_simulation_checks(const FlatModel& flat, const SimulationResult& r, double stop_time, DiagnosticSink& sink);
+// `tighter`: the comparison with the sensitivity rerun at rtol / 10 (null
+// when it did not run), `rtol` the reference run's tolerance.
+void run_simulation_checks(const FlatModel& flat, const SimulationResult& r, double stop_time,
+                           const ToleranceComparison* tighter, double rtol, DiagnosticSink& sink);
 void run_verification_checks(const FlatModel& flat, const ModeSet& modes, const VerificationResult& v,
                              VerificationPhase phase, DiagnosticSink& sink);
 

@@ -142,6 +142,16 @@ private:
             }
             auto [bs, bp] = go(b);
             auto [xs, xp] = go(x);
+            // (x - c)^2 = (c - x)^2: which one GiNaC keeps depends on its term
+            // order, whose hashes are seeded by type_info addresses and so
+            // vary between runs. An even power of a sum prints the sign of
+            // its base that does not lead with a minus (else the smaller text).
+            if (GiNaC::is_a<GiNaC::add>(b) && GiNaC::is_a<GiNaC::numeric>(x) &&
+                GiNaC::ex_to<GiNaC::numeric>(x).is_even()) {
+                const std::string flipped = go(-b).first;
+                const bool minus = !bs.empty() && bs[0] == '-', flipped_minus = !flipped.empty() && flipped[0] == '-';
+                if (minus != flipped_minus ? minus : flipped < bs) bs = flipped;
+            }
             return {(bp < kAtom ? "(" + bs + ")" : bs) + "^" + (xp < kAtom ? "(" + xs + ")" : xs), kPower};
         }
         if (GiNaC::is_a<GiNaC::function>(e)) {

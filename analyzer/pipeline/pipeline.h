@@ -68,12 +68,9 @@ struct PipelineState {
     std::unique_ptr<SimulationResult> simulation;       // simulation
     // The same run at tolerances ten times tighter (seed 000 4.4: a result
     // that moves with the tolerance is not a reference).
-    struct Sensitivity {
+    struct Sensitivity : ToleranceComparison {
         bool ran = false;
         double rtol = 0;                   // of the tighter run
-        bool same_events = false;          // same number of events, same modes
-        double max_event_shift = 0;        // largest |t_tight - t| over the events
-        double max_final_difference = 0;   // largest |v_tight - v| over the final values
     } sensitivity;
 };
 

@@ -115,14 +115,29 @@ ToleranceComparison compare_tolerances(const SimulationResult& reference, const 
     ToleranceComparison c;
     const auto& a = reference.events;
     const auto& b = tighter.events;
-    c.same_events = a.size() == b.size() && reference.stopped_because == tighter.stopped_because;
     for (std::size_t k = 0; k < a.size() && k < b.size(); ++k) {
-        c.same_events = c.same_events && a[k].to == b[k].to;
+        if (a[k].to != b[k].to && c.first_difference.empty())
+            c.first_difference = fmt::format("event {}: at t = {:.12g} to mode '{}' against t = {:.12g} to mode '{}'",
+                                             k + 1, a[k].time, a[k].to_id, b[k].time, b[k].to_id);
         c.max_event_shift = std::max(c.max_event_shift, std::abs(a[k].time - b[k].time));
     }
+    if (c.first_difference.empty() && a.size() != b.size())
+        c.first_difference = fmt::format("{} events against {}", a.size(), b.size());
+    if (c.first_difference.empty() && reference.stopped_because != tighter.stopped_because)
+        c.first_difference = fmt::format("the run stopped because {} against {}",
+                                         stop_reason_name(reference.stopped_because),
+                                         stop_reason_name(tighter.stopped_because));
+    c.same_events = c.first_difference.empty();
     for (const auto& [name, v] : reference.final_values)
-        if (auto it = tighter.final_values.find(name); it != tighter.final_values.end())
-            c.max_final_difference = std::max(c.max_final_difference, std::abs(v - it->second));
+        if (auto it = tighter.final_values.find(name); it != tighter.final_values.end()) {
+            const double d = std::abs(v - it->second);
+            c.max_final_difference = std::max(c.max_final_difference, d);
+            const double relative = d / std::max(1.0, std::abs(v));
+            if (relative > c.max_relative_final_difference) {
+                c.max_relative_final_difference = relative;
+                c.worst_final = name;
+            }
+        }
     return c;
 }
 

@@ -305,6 +305,14 @@ struct ToleranceComparison {
     bool same_events = false;          // same stop reason, number of events and modes entered
     double max_event_shift = 0;        // largest |t_tight - t| over the events both runs have
     double max_final_difference = 0;   // largest |v_tight - v| over the final values both runs have
+    // What differs first when the events do not agree ("event 3: at t = ..
+    // to mode 'a' against t = .. to mode 'b'", "12 events against 13", "the
+    // stop reasons"); empty when they agree.
+    std::string first_difference;
+    // The largest |v_tight - v| / max(1, |v|) over the final values, and
+    // whose it is.
+    double max_relative_final_difference = 0;
+    std::string worst_final;
 };
 ToleranceComparison compare_tolerances(const SimulationResult& reference, const SimulationResult& tighter);
 

@@ -626,6 +626,19 @@ TEST(Simulation, ToleranceComparisonOfTwoRuns) {
     EXPECT_FALSE(compare_tolerances(a, run(StopReason::Zeno, {{0.1, 1}, {0.5, 0}}, 2.0)).same_events);  // another stop
     ToleranceComparison fewer = compare_tolerances(a, run(StopReason::StopTime, {{0.2, 1}}, 2.0));
     EXPECT_NEAR(fewer.max_event_shift, 0.1, 1e-15);  // over the events both have
+    EXPECT_EQ(fewer.first_difference, "2 events against 1");
+    // What differs first is named; the relative final difference is taken
+    // against max(1, |v|), and whose it is.
+    EXPECT_EQ(same.first_difference, "");
+    EXPECT_NEAR(same.max_relative_final_difference, 0.25, 1e-15);  // 0.5 / 2
+    EXPECT_EQ(same.worst_final, "x");
+    EXPECT_EQ(compare_tolerances(a, run(StopReason::StopTime, {{0.1, 1}, {0.5, 2}}, 2.0)).first_difference,
+              "event 2: at t = 0.5 to mode '' against t = 0.5 to mode ''");
+    EXPECT_EQ(compare_tolerances(a, run(StopReason::Zeno, {{0.1, 1}, {0.5, 0}}, 2.0)).first_difference,
+              "the run stopped because stop-time against zeno");
+    const SimulationResult small = run(StopReason::StopTime, {}, 0.25);
+    EXPECT_NEAR(compare_tolerances(small, run(StopReason::StopTime, {}, 0.5)).max_relative_final_difference, 0.25,
+                1e-15);  // |v| < 1: against 1
 }
 
 // Compiled modes reused by a second simulation give the same result, and a
