@@ -1467,6 +1467,27 @@ Value Flattener::call_value(const ast::Expr& e, const Ctx& ctx) {
         if (!ok) fail(rule::flatten_type_mismatch, e.range, fmt::format("arguments of {}() differ in shape", fname));
         return r;
     };
+    if (fname == "semiLinear") {
+        // semiLinear(x, k+, k-) = if x >= 0 then k+ x else k- x (Modelica 3.6,
+        // 3.7.2), written as (k+ + k-)/2 x + (k+ - k-)/2 abs(x): equal for
+        // every x, 0 included, with abs's event at x = 0 (none inside
+        // noEvent), as the if-expression's relation has.
+        nargs(3, 3);
+        const Value x = value(arg(0), ctx), kp = value(arg(1), ctx), kn = value(arg(2), ctx);
+        bool ok = true, all_ok = true;
+        auto both = [&](const Value& a, const Value& b, const std::function<ex(const ex&, const ex&)>& f) {
+            Value v = elementwise(a, b, f, ok);
+            all_ok = all_ok && ok;
+            return v;
+        };
+        const Value mean = both(kp, kn, [](const ex& p, const ex& n) { return (p + n) / 2; });
+        const Value half = both(kp, kn, [](const ex& p, const ex& n) { return (p - n) / 2; });
+        const Value r = both(both(mean, x, [](const ex& m, const ex& u) { return m * u; }),
+                             both(half, x, [](const ex& h, const ex& u) { return h * ma_abs(u); }),
+                             [](const ex& a, const ex& b) { return a + b; });
+        if (!all_ok) fail(rule::flatten_type_mismatch, e.range, "arguments of semiLinear() differ in shape");
+        return r;
+    }
     if (fname == "atan2") return two([](const ex& y, const ex& x) { return GiNaC::atan2(y, x); });
     if (fname == "div") return two([](const ex& a, const ex& b) { return ma_div(a, b); });
     if (fname == "mod") return two([](const ex& a, const ex& b) { return ma_mod(a, b); });
@@ -1553,7 +1574,7 @@ Value Flattener::call_value(const ast::Expr& e, const Ctx& ctx) {
                          fname));
     static const std::set<std::string> refused = {
         "loadResource", "Modelica.Utilities.Files.loadResource", "readFile", "getInstanceName", "print",
-        "delay", "spatialDistribution", "cardinality", "semiLinear", "transpose", "cross",
+        "delay", "spatialDistribution", "cardinality", "transpose", "cross",
         "identity", "diagonal", "cat", "linspace", "scalar", "vector", "matrix", "ndims", "product", "skew",
         "outerProduct", "symmetric", "reinit", "assert", "terminate"};
     if (refused.count(fname))

@@ -280,6 +280,26 @@ TEST(Flatten, CanonicalPrintingDoesNotDependOnDeclarationOrder) {
     EXPECT_EQ(canonical(a.flat().equations[0].residual()), canonical(b.flat().equations[0].residual()));
 }
 
+// semiLinear(x, k+, k-) is k+ x for x >= 0 and k- x below, element-wise
+// over arrays; arguments of other shapes are refused.
+TEST(Flatten, SemiLinearIsItsIfExpression) {
+    FrontEnd fe(R"(model SL
+  Real y1, y2, y3, y4[2];
+equation
+  y1 = semiLinear(-2, 3, 5);
+  y2 = semiLinear(2, 3, 5);
+  y3 = semiLinear(0, 3, 5);
+  y4 = semiLinear({1, -1}, 3, {5, 7});
+end SL;)",
+                "flatten");
+    ASSERT_TRUE(fe.state.flat) << fe.diagnostics();
+    std::vector<std::string> got;
+    for (const auto& eq : fe.flat().equations) got.push_back(canonical(eq.residual()));
+    EXPECT_EQ(got, (std::vector<std::string>{"y1 + 10", "y2 - 6", "y3", "y4[1] - 3", "y4[2] + 7"}));
+    FrontEnd bad("model SL2 Real y[2]; equation y = semiLinear({1, -1}, {1, 2, 3}, 5); end SL2;", "flatten");
+    EXPECT_TRUE(bad.has("flatten-type-mismatch")) << bad.diagnostics();
+}
+
 // (x - cos(t))^2 and (cos(t) - x)^2 are one expression; which of the two
 // GiNaC keeps depends on its term order, which varies between runs (its
 // hashes are seeded by type_info addresses), so the printer chooses the sign

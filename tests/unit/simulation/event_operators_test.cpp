@@ -269,6 +269,16 @@ TEST(EventOperators, MinSaturationCorpusModel) {
     EXPECT_NEAR(r.final_values.at("y"), 2.5, 1e-9);
 }
 
+// semiLinear() is the if-expression it stands for, with its event where the
+// flow reverses; inside noEvent the same values with no event.
+TEST(EventOperators, SemiLinearReversalCorpusModel) {
+    auto fe = run_corpus("semilinear_reversal.mo");
+    const SimulationResult& r = expect_run(*fe, {M_PI, 2 * M_PI});
+    EXPECT_NEAR(r.final_values.at("Q"), 5 - 2 * std::cos(7.0), 1e-9);
+    EXPECT_NEAR(r.final_values.at("Q_quiet"), 5 - 2 * std::cos(7.0), 1e-8);
+    for (const EventRecord& e : r.events) EXPECT_EQ(e.guards.size(), 1u) << "one of the two occurrences";
+}
+
 TEST(EventOperators, IntegerOperatorsCorpusModel) {
     auto fe = run_corpus("integer_operators.mo");
     const SimulationResult& r =
