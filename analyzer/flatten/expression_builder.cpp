@@ -91,6 +91,26 @@ void noevent_print(const GiNaC::ex& a, const GiNaC::print_context& c) {
     a.print(c);
     c.s << ")";
 }
+template <bool inclusive>
+GiNaC::ex select_eval(const GiNaC::ex& u, const GiNaC::ex& a, const GiNaC::ex& b) {
+    if (auto x = real_num(u)) return (x->is_positive() || (inclusive && x->is_zero())) ? a : b;
+    if (a.is_equal(b)) return a;
+    return (inclusive ? ma_select_ge(u, a, b) : ma_select(u, a, b)).hold();
+}
+template <bool inclusive>
+GiNaC::ex select_expl_deriv(const GiNaC::ex& u, const GiNaC::ex& a, const GiNaC::ex& b, const GiNaC::symbol& s) {
+    return inclusive ? ma_select_ge(u, a.diff(s), b.diff(s)) : ma_select(u, a.diff(s), b.diff(s));
+}
+template <bool inclusive>
+void select_print(const GiNaC::ex& u, const GiNaC::ex& a, const GiNaC::ex& b, const GiNaC::print_context& c) {
+    c.s << "(if noEvent(";
+    u.print(c);
+    c.s << (inclusive ? " >= 0) then " : " > 0) then ");
+    a.print(c);
+    c.s << " else ";
+    b.print(c);
+    c.s << ")";
+}
 // Piecewise-constant functions have derivative zero almost everywhere.
 GiNaC::ex zero_deriv1(const GiNaC::ex&, unsigned) { return 0; }
 GiNaC::ex zero_deriv2(const GiNaC::ex&, const GiNaC::ex&, unsigned) { return 0; }
@@ -107,6 +127,8 @@ REGISTER_FUNCTION(ma_div, eval_func(div_eval).derivative_func(zero_deriv2))
 REGISTER_FUNCTION(ma_mod, eval_func(mod_eval))
 REGISTER_FUNCTION(ma_rem, eval_func(rem_eval))
 REGISTER_FUNCTION(ma_noevent, eval_func(noevent_eval).expl_derivative_func(noevent_expl_deriv).print_func<GiNaC::print_context>(noevent_print))
+REGISTER_FUNCTION(ma_select, eval_func(select_eval<false>).expl_derivative_func(select_expl_deriv<false>).print_func<GiNaC::print_context>(select_print<false>))
+REGISTER_FUNCTION(ma_select_ge, eval_func(select_eval<true>).expl_derivative_func(select_expl_deriv<true>).print_func<GiNaC::print_context>(select_print<true>))
 REGISTER_FUNCTION(in_stream, dummy())
 REGISTER_FUNCTION(actual_stream, dummy())
 

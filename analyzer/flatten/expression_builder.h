@@ -36,6 +36,15 @@ DECLARE_FUNCTION_2P(ma_rem)
 // the mark (d/dt ma_noevent(u) = ma_noevent(du/dt)), so the sign() that index
 // reduction brings from a marked abs() is marked as well.
 DECLARE_FUNCTION_1P(ma_noevent)
+// An if-expression whose condition is a relation inside noEvent (Modelica
+// 3.6, 3.7.4: taken literally, no event): ma_select(u, a, b) is a where
+// u > 0 and b elsewhere; ma_select_ge(u, a, b) is a where u >= 0. No mode
+// and no event: the simulation evaluates the chosen branch only (an
+// unselected sqrt(x) of a negative x does not reach the result), and the
+// derivative is the select of the branches' derivatives (each taken where
+// its branch holds).
+DECLARE_FUNCTION_3P(ma_select)
+DECLARE_FUNCTION_3P(ma_select_ge)
 // Placeholders until the connection sets are known (connections.h).
 DECLARE_FUNCTION_1P(in_stream)
 DECLARE_FUNCTION_1P(actual_stream)

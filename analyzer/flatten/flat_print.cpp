@@ -165,6 +165,10 @@ private:
                 }
                 return {"(if " + c + " then " + print(e.op(1)) + " else " + print(e.op(2)) + ")", kAtom};
             }
+            if ((name == "ma_select" || name == "ma_select_ge") && e.nops() == 3)
+                return {"(if noEvent(" + print(e.op(0)) + (name == "ma_select" ? " > 0" : " >= 0") + ") then " +
+                            print(e.op(1)) + " else " + print(e.op(2)) + ")",
+                        kAtom};
             if (name.rfind("ma_", 0) == 0) name = name.substr(3);
             if (name == "in_stream") name = "inStream";
             if (name == "actual_stream") name = "actualStream";

@@ -1019,6 +1019,37 @@ long Flattener::integer(const ast::Expr& e, const Ctx& ctx, const char* what) {
 }
 
 namespace {
+// `if c then a else b` for a condition taken literally (noEvent): order
+// relations become ma_select / ma_select_ge of their difference, not, and,
+// or and constants compose them. nullopt when the condition holds anything
+// else (a Boolean variable, ==, <>, sample, initial()): a mode condition.
+std::optional<ex> literal_select(const Condition& c, const ex& a, const ex& b) {
+    using K = Condition::Kind;
+    using R = Condition::RelOp;
+    switch (c.kind) {
+        case K::Constant: return c.value ? a : b;
+        case K::Relation:
+            switch (c.op) {
+                case R::Gt: return ma_select(c.lhs - c.rhs, a, b);
+                case R::Ge: return ma_select_ge(c.lhs - c.rhs, a, b);
+                case R::Lt: return ma_select(c.rhs - c.lhs, a, b);
+                case R::Le: return ma_select_ge(c.rhs - c.lhs, a, b);
+                default: return std::nullopt;
+            }
+        case K::Not: return literal_select(*c.operands[0], b, a);
+        case K::And:
+        case K::Or: {
+            // and: the first operand chooses between the rest and b; or:
+            // between a and the rest.
+            std::optional<ex> r = c.kind == K::And ? a : b;
+            for (std::size_t k = c.operands.size(); r && k-- > 0;)
+                r = c.kind == K::And ? literal_select(*c.operands[k], *r, b) : literal_select(*c.operands[k], a, *r);
+            return r;
+        }
+        default: return std::nullopt;
+    }
+}
+
 Value elementwise(const Value& a, const Value& b, const std::function<ex(const ex&, const ex&)>& f,
                   bool& shape_ok) {
     shape_ok = true;
@@ -1160,6 +1191,20 @@ Value Flattener::value(const ast::Expr& e, const Ctx& ctx) {
                     continue;
                 }
                 Value tv = value(t, ctx);
+                // A condition taken literally (inside noEvent, or noEvent(...)
+                // itself) and made of order relations: no mode, no event; the
+                // branch is chosen where the expression is evaluated.
+                const bool literal =
+                    ctx.no_event || (c.kind == ast::ExprKind::Call && c.ref.dotted() == "noEvent");
+                if (literal && literal_select(*cond, ex(1), ex(0))) {
+                    bool same = true;
+                    result = elementwise(tv, result, [&](const ex& x, const ex& y) { return *literal_select(*cond, x, y); },
+                                         same);
+                    if (!same)
+                        fail(rule::flatten_type_mismatch, e.range, "branches of the if-expression have different shapes");
+                    if (i < 2) break;
+                    continue;
+                }
                 int k = new_condition(cond, c.range);
                 const GiNaC::symbol& cs = model_->symbols.condition(k);
                 bool ok = true;
@@ -1405,7 +1450,9 @@ Value Flattener::call_value(const ast::Expr& e, const Ctx& ctx) {
         // Its event-generating built-ins are evaluated plainly, with no
         // crossing function (simulation/event_operators.h).
         nargs(1, 1);
-        Value v = value(arg(0), ctx);
+        Ctx quiet = ctx;
+        quiet.no_event = true;
+        Value v = value(arg(0), quiet);
         for (ex& x : v.elems) x = mark_no_event(x);
         return v;
     }

@@ -68,6 +68,7 @@ struct Ctx {
     const std::map<std::string, ConditionPtr>* bool_locals = nullptr;  // Boolean function variables
     bool in_when = false;        // inside a when-clause body
     bool pre_for_state = false;  // reinit values: variables denote left limits
+    bool no_event = false;       // inside noEvent(...): relations are taken literally
     const LexScope* lex = nullptr;  // where the expression is written; null: the instance's class
 };
 

@@ -107,6 +107,29 @@ bool smooth(const ex& e) {
     return true;
 }
 
+// Whether `e` holds a jump taken literally: an if-expression inside noEvent
+// (ma_select) or a noEvent sign, floor, ceil, div, mod or rem. The
+// Krawczyk enclosure (implicit_function.cpp) rests on the mean value theorem,
+// which fails across a jump, so guards and asserts followed through such an
+// F_DOWN are refused rather than searched without a guarantee.
+bool literal_jump(const ex& e) {
+    static const std::set<std::string> jumps = {"ma_select", "ma_select_ge", "ma_sign", "ma_floor",
+                                                "ma_ceil",   "ma_div",       "ma_mod",  "ma_rem"};
+    for (auto it = e.preorder_begin(); it != e.preorder_end(); ++it)
+        if (GiNaC::is_a<GiNaC::function>(*it) && jumps.count(GiNaC::ex_to<GiNaC::function>(*it).get_name())) {
+            const std::string name = GiNaC::ex_to<GiNaC::function>(*it).get_name();
+            if (name == "ma_select" || name == "ma_select_ge") return true;
+            for (std::size_t k = 0; k < it->nops(); ++k)
+                if (GiNaC::is_a<GiNaC::function>(it->op(k)) &&
+                    GiNaC::ex_to<GiNaC::function>(it->op(k)).get_name() == "ma_noevent")
+                    return true;
+        }
+    return false;
+}
+const char* const kLiteralJump =
+    "it depends on variables that F_DOWN defines implicitly through a jump taken literally (an if-expression, "
+    "sign, floor, ceil, div, mod or rem inside noEvent), which the guaranteed search cannot enclose";
+
 void collect_relations(const Condition& c, std::vector<const Condition*>& out, std::string& unsupported) {
     switch (c.kind) {
         case Condition::Kind::Relation: out.push_back(&c); break;
@@ -333,6 +356,7 @@ ModeSystem::ModeSystem(const FlatModel& flat, const ModeSet& modes, int mode_ind
         }
     }
     if (!affine_) constant_ = false;
+    const bool down_jumps = std::any_of(down.begin(), down.end(), [](const ex& e) { return literal_jump(e); });
     std::vector<GiNaC::symbol> down_inputs = states_;
     down_inputs.insert(down_inputs.end(), leading_.begin(), leading_.end());
     down_inputs.push_back(flat.symbols.time());
@@ -405,6 +429,7 @@ ModeSystem::ModeSystem(const FlatModel& flat, const ModeSet& modes, int mode_ind
             if (auto solved_e = solved_in_states(e)) e = *solved_e;
             else g.implicit = true;
         }
+        if (g.implicit && down_jumps) g.unsupported = kLiteralJump;
         g.in_states = e;
         std::vector<GiNaC::symbol> inputs = g.implicit ? down_inputs : states_;
         if (!g.implicit) inputs.push_back(flat.symbols.time());
@@ -484,6 +509,10 @@ ModeSystem::ModeSystem(const FlatModel& flat, const ModeSet& modes, int mode_ind
             // F_DOWN (ImplicitFunction).
             c.implicit = !ok;
             c.on_interpolant = c.implicit;
+            if (c.implicit && down_jumps) {
+                c.unsupported = kLiteralJump;
+                c.on_interpolant = false;
+            }
             if (ok) {
                 std::vector<GiNaC::symbol> inputs = states_;
                 inputs.push_back(flat.symbols.time());

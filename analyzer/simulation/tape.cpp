@@ -77,6 +77,8 @@ const char* op_name(Tape::Op op) {
         case Tape::Op::IntDiv: return "div";
         case Tape::Op::Mod: return "mod";
         case Tape::Op::Rem: return "rem";
+        case Tape::Op::SelectGt: return "select>";
+        case Tape::Op::SelectGe: return "select>=";
         case Tape::Op::Call: return "call";
     }
     return "?";
@@ -86,10 +88,12 @@ bool binary(Tape::Op op) {
     switch (op) {
         case Tape::Op::Add: case Tape::Op::Sub: case Tape::Op::Mul: case Tape::Op::Div: case Tape::Op::Pow:
         case Tape::Op::Atan2: case Tape::Op::Min: case Tape::Op::Max: case Tape::Op::IntDiv: case Tape::Op::Mod:
-        case Tape::Op::Rem: return true;
+        case Tape::Op::Rem: case Tape::Op::SelectGt: case Tape::Op::SelectGe: return true;
         default: return false;
     }
 }
+
+bool select(Tape::Op op) { return op == Tape::Op::SelectGt || op == Tape::Op::SelectGe; }
 
 }  // namespace
 
@@ -140,6 +144,7 @@ public:
                 continue;
             }
             Tape::Instruction in{p.op, reg(p.a), binary(p.op) ? reg(p.b) : 0, p.n};
+            if (select(p.op)) in.n = static_cast<std::int32_t>(reg(p.c));  // the else branch's register
             tape_.code_.push_back(in);
         }
         for (Ref r : outs) tape_.outputs_.push_back(reg(r));
@@ -155,6 +160,7 @@ public:
             }
             use(in.a);
             if (binary(in.op)) use(in.b);
+            if (select(in.op)) use(static_cast<std::uint32_t>(in.n));
         }
         for (std::uint32_t r : tape_.outputs_) use(r);
         for (const GiNaC::numeric& c : constants_) {
@@ -185,7 +191,21 @@ private:
         Tape::Op op;
         Ref a, b;
         std::int32_t n = 0;
+        Ref c{};  // a select's else branch
     };
+    std::map<std::tuple<int, std::tuple<int, std::uint32_t>, std::tuple<int, std::uint32_t>, std::tuple<int, std::uint32_t>>,
+             Ref>
+        consed_selects_;
+
+    // u > 0 (>= 0) ? a : b, both branches on the tape, the choice by u.
+    Ref emit_select(Tape::Op op, Ref u, Ref a, Ref b) {
+        auto key = std::make_tuple(static_cast<int>(op), u.key(), a.key(), b.key());
+        if (auto it = consed_selects_.find(key); it != consed_selects_.end()) return it->second;
+        code_.push_back(Pending{op, u, a, 0, b});
+        Ref r{Kind::Instruction, static_cast<std::uint32_t>(code_.size() - 1)};
+        consed_selects_.emplace(key, r);
+        return r;
+    }
     struct PendingCall {
         int function;
         int output;
@@ -386,6 +406,9 @@ private:
                 {"atan2", Tape::Op::Atan2}, {"ma_min", Tape::Op::Min}, {"ma_max", Tape::Op::Max},
                 {"ma_div", Tape::Op::IntDiv}, {"ma_mod", Tape::Op::Mod}, {"ma_rem", Tape::Op::Rem}};
             if (name == "ma_noevent" && e.nops() == 1) return node(e.op(0));  // a mark, no operation
+            if ((name == "ma_select" || name == "ma_select_ge") && e.nops() == 3)
+                return emit_select(name == "ma_select" ? Tape::Op::SelectGt : Tape::Op::SelectGe, node(e.op(0)),
+                                   node(e.op(1)), node(e.op(2)));
             if (auto u = unary.find(name); u != unary.end() && e.nops() == 1) return emit(u->second, node(e.op(0)));
             if (auto bf = binary_functions.find(name); bf != binary_functions.end() && e.nops() == 2)
                 return emit(bf->second, node(e.op(0)), node(e.op(1)));
@@ -466,6 +489,8 @@ void Tape::evaluate(const double* in, double* out, std::size_t groups) const {
             case Op::Min: v = std::min(a, r[i.b]); break;
             case Op::Max: v = std::max(a, r[i.b]); break;
             case Op::Sign: v = a > 0 ? 1.0 : (a < 0 ? -1.0 : 0.0); break;
+            case Op::SelectGt: v = a > 0 ? r[i.b] : r[i.n]; break;
+            case Op::SelectGe: v = a >= 0 ? r[i.b] : r[i.n]; break;
             case Op::Floor: v = std::floor(a); break;
             case Op::Ceil: v = std::ceil(a); break;
             case Op::IntDiv: v = std::trunc(a / r[i.b]); break;
@@ -503,6 +528,16 @@ FI divide(const FI& a, const FI& b) {
 FI sign_of(const FI& x) {
     auto s = [](double v) { return v > 0 ? 1.0 : (v < 0 ? -1.0 : 0.0); };
     return FI(s(x.lower()), s(x.upper()));
+}
+
+// A branch where the condition's enclosure decides it, the hull of both
+// where it does not (or is unknown).
+FI select_of(Tape::Op op, const FI& u, const FI& a, const FI& b) {
+    const bool ge = op == Tape::Op::SelectGe;
+    if (!unknown(u) && (ge ? u.lower() >= 0 : u.lower() > 0)) return a;
+    if (!unknown(u) && (ge ? u.upper() < 0 : u.upper() <= 0)) return b;
+    if (unknown(a) || unknown(b)) return whole();
+    return boost::numeric::hull(a, b);
 }
 
 FI atan2_of(const FI& y, const FI& x) {
@@ -602,6 +637,7 @@ void Tape::evaluate_in_scope(const FastInterval* in, FastInterval* out, std::siz
             case Op::Min: v = bn::min(a, r[i.b]); break;
             case Op::Max: v = bn::max(a, r[i.b]); break;
             case Op::Sign: v = sign_of(a); break;
+            case Op::SelectGt: case Op::SelectGe: v = select_of(i.op, a, r[i.b], r[static_cast<std::size_t>(i.n)]); break;
             case Op::Floor: v = FI(std::floor(a.lower()), std::floor(a.upper())); break;
             case Op::Ceil: v = FI(std::ceil(a.lower()), std::ceil(a.upper())); break;
             case Op::IntDiv: case Op::Mod: case Op::Rem: v = integer_division(i.op, a, r[i.b]); break;
@@ -620,7 +656,8 @@ std::string Tape::listing() const {
         s += fmt::format("r{} = {}\n", inputs_ + params_ + k, constant_values_[k]);
     for (std::size_t k = 0; k < code_.size(); ++k) {
         const Instruction& i = code_[k];
-        if (binary(i.op)) s += fmt::format("r{} = r{} {} r{}\n", base + k, i.a, op_name(i.op), i.b);
+        if (select(i.op)) s += fmt::format("r{} = r{} {} 0 ? r{} : r{}\n", base + k, i.a, op_name(i.op) + 6, i.b, i.n);
+        else if (binary(i.op)) s += fmt::format("r{} = r{} {} r{}\n", base + k, i.a, op_name(i.op), i.b);
         else if (i.op == Op::PowInt) s += fmt::format("r{} = powi(r{}, {})\n", base + k, i.a, i.n);
         else if (i.op == Op::Call) {
             s += fmt::format("r{} = call f{}[{}](", base + k, calls_[i.a].function, calls_[i.a].output);

@@ -68,12 +68,13 @@ public:
         Add, Sub, Mul, Div, Neg, Recip, Square, PowInt, Pow, Sqrt, Exp, Log, Sin, Cos, Tan,
         Asin, Acos, Atan, Sinh, Cosh, Tanh, Abs, Atan2, Min, Max, Sign,
         Floor, Ceil, IntDiv, Mod, Rem,
+        SelectGt, SelectGe,  // r[a] > 0 (>= 0) ? r[b] : r[n]: an if-expression inside noEvent
         Call,  // a user function (flatten/function_call.h): a = index into calls(), n unused
     };
     struct Instruction {
         Op op;
         std::uint32_t a = 0, b = 0;  // operand registers
-        std::int32_t n = 0;          // PowInt exponent
+        std::int32_t n = 0;          // PowInt exponent; the else register of a select
     };
 
     Tape() = default;

@@ -300,6 +300,40 @@ end SL;)",
     EXPECT_TRUE(bad.has("flatten-type-mismatch")) << bad.diagnostics();
 }
 
+// A condition taken literally (noEvent) made of order relations, not, and
+// and or chooses its branch by value: no condition symbol (no mode); a
+// Boolean variable inside noEvent still makes one.
+TEST(Flatten, ALiteralConditionSelectsWithoutAMode) {
+    FrontEnd fe(R"(model L
+  Real x, y, z, w;
+equation
+  z = if noEvent(x > 0 and not y >= 1) then 1 else 2;
+  w = noEvent(if x <= 0 or y < 1 then 3 else 4);
+  x = time; y = time;
+end L;)",
+                "flatten");
+    ASSERT_TRUE(fe.state.flat) << fe.diagnostics();
+    EXPECT_TRUE(fe.flat().conditions.empty());
+    const ex x = fe.flat().symbols.variable(fe.flat().find_variable("x"));
+    const ex y = fe.flat().symbols.variable(fe.flat().find_variable("y"));
+    auto at = [&](std::size_t eq, double xv, double yv) {
+        GiNaC::exmap m{{x, GiNaC::numeric(xv)}, {y, GiNaC::numeric(yv)}};
+        return canonical(fe.flat().equations[eq].residual().subs(m));
+    };
+    EXPECT_EQ(at(0, 1, 0), "z - 1");
+    EXPECT_EQ(at(0, 1, 1), "z - 2");  // y >= 1 at equality
+    EXPECT_EQ(at(0, 0, 0), "z - 2");  // x > 0 fails at 0
+    EXPECT_EQ(at(1, 0, 5), "w - 3");  // x <= 0 at equality
+    EXPECT_EQ(at(1, 1, 0.5), "w - 3");
+    EXPECT_EQ(at(1, 1, 1), "w - 4");
+    EXPECT_EQ(canonical(fe.flat().equations[0].residual()),
+              "-(if noEvent(x > 0) then (if noEvent(y - 1 >= 0) then 2 else 1) else 2) + z");
+    FrontEnd boolean("model B Real z; Boolean b = time > 0.5; equation z = if noEvent(b) then 1 else 2; end B;",
+                     "flatten");
+    ASSERT_TRUE(boolean.state.flat) << boolean.diagnostics();
+    EXPECT_FALSE(boolean.flat().conditions.empty());
+}
+
 // (x - cos(t))^2 and (cos(t) - x)^2 are one expression; which of the two
 // GiNaC keeps depends on its term order, which varies between runs (its
 // hashes are seeded by type_info addresses), so the printer chooses the sign

@@ -8,6 +8,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <fstream>
+#include <sstream>
 #include <numbers>
 #include <string>
 #include <vector>
@@ -191,6 +193,82 @@ TEST(EventOperators, NoEventHasNoEvent) {
     auto fe = run_text(ramp_model("sign(x - 0.3) + div(x, 0.25)", 1));
     ASSERT_TRUE(fe->state.simulation) << fe->diagnostics();
     EXPECT_EQ(fe->state.simulation->events.size(), 4u);  // 0.25, 0.3, 0.5, 0.75
+}
+
+// An if-expression whose relation is inside noEvent (or inside noEvent
+// around the whole expression) makes no mode and no event: the tank drains
+// by Torricelli's law to empty at t = 2 and stays there, and the sqrt of
+// the slightly negative level integration leaves is never selected.
+TEST(EventOperators, NoEventIfExpressionHasNoModeAndNoEvent) {
+    std::ifstream in(std::string(MODEAUDIT_SOURCE_DIR) + "/corpus/good/events/noevent_tank.mo");
+    std::stringstream text;
+    text << in.rdbuf();
+    const std::string model = text.str();
+    auto fe = run_text(model);
+    ASSERT_TRUE(fe->state.simulation) << fe->diagnostics();
+    EXPECT_EQ(fe->modes().modes.size(), 1u);
+    const SimulationResult& r = *fe->state.simulation;
+    EXPECT_EQ(r.stopped_because, StopReason::StopTime) << first_message(r);
+    EXPECT_TRUE(r.events.empty());
+    EXPECT_NEAR(r.final_values.at("h"), 0, 1e-9);
+    EXPECT_EQ(r.final_values.at("q"), 0);
+    EXPECT_EQ(r.final_values.at("q_outer"), 0);
+    for (const char* stop : {"1", "1.5"}) {
+        std::string shorter = model;
+        shorter.replace(shorter.find("StopTime = 3"), 12, std::string("StopTime = ") + stop);
+        auto part = run_text(shorter);
+        ASSERT_TRUE(part->state.simulation) << part->diagnostics();
+        const double t = std::stod(stop), h = (1 - t / 2) * (1 - t / 2);
+        EXPECT_NEAR(part->state.simulation->final_values.at("h"), h, 1e-9) << stop;
+        EXPECT_NEAR(part->state.simulation->final_values.at("q"), std::sqrt(h), 1e-9) << stop;
+        EXPECT_EQ(part->state.simulation->final_values.at("q_outer"), part->state.simulation->final_values.at("q"));
+    }
+    // Without noEvent the same relation is a mode condition.
+    std::string with_events = model;
+    with_events.replace(with_events.rfind("q = if noEvent(h > 0)"), 21, "q = if h > 0");  // the equation, not the comment
+    auto modes = run_text(with_events);
+    ASSERT_TRUE(modes->state.modes) << modes->diagnostics();
+    EXPECT_GT(modes->modes().modes.size(), 1u);
+}
+
+// A guard followed through a variable that F_DOWN defines implicitly (y +
+// y^3 = ...) across a jump taken literally has no guaranteed enclosure (the
+// Krawczyk test rests on the mean value theorem): the run says so instead of
+// searching without the guarantee.
+TEST(EventOperators, AGuardThroughAnImplicitLiteralJumpIsRefused) {
+    auto fe = run_text(R"(model J
+  Real x(start = 0, fixed = true);
+  Real y(start = 0);
+  Boolean hit(start = false);
+equation
+  der(x) = 1;
+  y + y^3 = x + (if noEvent(x > 0.5) then 1 else 0);
+  when y > 1.2 then
+    hit = true;
+  end when;
+end J;
+)");
+    ASSERT_TRUE(fe->state.simulation) << fe->diagnostics();
+    EXPECT_EQ(fe->state.simulation->stopped_because, StopReason::Unsupported);
+    EXPECT_NE(first_message(*fe->state.simulation).find("through a jump taken literally"), std::string::npos)
+        << first_message(*fe->state.simulation);
+    // Without the jump the same guard is followed, and fires where y = 1.2.
+    auto smooth = run_text(R"(model J
+  Real x(start = 0, fixed = true);
+  Real y(start = 0);
+  Boolean hit(start = false);
+equation
+  der(x) = 1;
+  y + y^3 = x;
+  when y > 1.2 then
+    hit = true;
+  end when;
+  annotation(experiment(StopTime = 3));
+end J;
+)");
+    ASSERT_TRUE(smooth->state.simulation) << smooth->diagnostics();
+    ASSERT_EQ(smooth->state.simulation->events.size(), 1u) << first_message(*smooth->state.simulation);
+    EXPECT_NEAR(smooth->state.simulation->events[0].time, 1.2 + 1.2 * 1.2 * 1.2, 1e-9);
 }
 
 // Only what noEvent() wraps goes without events.

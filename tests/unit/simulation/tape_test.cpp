@@ -7,6 +7,7 @@
 #include <cmath>
 #include <random>
 
+#include "flatten/expression_builder.h"
 #include "simulation/tape.h"
 
 namespace modeaudit::sim {
@@ -191,6 +192,34 @@ TEST(Tape, IntervalsAreRoundedOutwardAndEvenPowersAreTight) {
     tape.evaluate(straddle.data(), out.data());
     EXPECT_EQ(out[2].lower(), 0.0);
     EXPECT_EQ(out[2].upper(), 4.0);
+}
+
+// An if-expression taken literally (noEvent) evaluates its chosen branch
+// only: the sqrt of a negative number in the other branch does not reach the
+// result. Its enclosure is the branch the condition's enclosure decides, else
+// the hull of both.
+TEST(Tape, ALiteralSelectEvaluatesTheChosenBranch) {
+    symbol u("u"), x("x");
+    Tape tape({u, x}, {{modeaudit::ma_select(u, GiNaC::sqrt(x), 0), modeaudit::ma_select_ge(u, GiNaC::sqrt(x), -1)}});
+    double out[2];
+    const double neg[2] = {-1, -4};
+    tape.evaluate(neg, out);
+    EXPECT_EQ(out[0], 0);
+    EXPECT_EQ(out[1], -1);
+    const double zero[2] = {0, 4};
+    tape.evaluate(zero, out);
+    EXPECT_EQ(out[0], 0);  // u > 0 fails at 0
+    EXPECT_EQ(out[1], 2);  // u >= 0 holds
+    std::vector<Interval> box{Interval(-1.0, 1.0), Interval(1.0, 4.0)}, enc(2);
+    tape.evaluate(box.data(), enc.data());
+    EXPECT_LE(enc[0].lower(), 0.0);
+    EXPECT_GE(enc[0].upper(), 2.0);
+    EXPECT_LE(enc[1].lower(), -1.0);
+    std::vector<Interval> decided{Interval(0.0, 1.0), Interval(1.0, 4.0)};
+    tape.evaluate(decided.data(), enc.data());
+    EXPECT_LE(enc[0].lower(), 0.0);  // u > 0 is not decided at u = 0
+    EXPECT_EQ(enc[1].lower(), 1.0);  // u >= 0 is: sqrt([1, 4])
+    EXPECT_EQ(enc[1].upper(), 2.0);
 }
 
 TEST(Tape, UnknownSymbolsAndFunctionsAreClearErrors) {
