@@ -228,7 +228,18 @@ void check_regularity(const FlatModel& flat, const Mode& mode, ModeStructure& ms
             GiNaC::exmap states_at;
             for (std::size_t i = 0; i < ms.states.size(); ++i) states_at[ms.states[i]] = a.xs[i];
             std::vector<ex> red;
-            for (const auto& c : ms.reduced) red.push_back(c.residual.subs(data, kExactSubs).subs(states_at, kExactSubs));
+            // A function of the states evaluated at this point may fail there
+            // (a loop that does not end for a negative argument, a division
+            // by zero): the point is then not consistent, like a failed solve.
+            try {
+                for (const auto& c : ms.reduced)
+                    red.push_back(c.residual.subs(data, kExactSubs).subs(states_at, kExactSubs));
+            } catch (const std::exception& e) {
+                a.ok = false;
+                a.note += std::string(a.note.empty() ? "" : "; ") + "F_DOWN cannot be evaluated there: " + e.what();
+                a.ls = start_point(l_start, l_scale, k);
+                return a;
+            }
             std::vector<double> l0 = start_point(l_start, l_scale, k);
             NewtonResult lr = newton(red, ms.leading, {}, l0);
             a.iterations += lr.iterations;
