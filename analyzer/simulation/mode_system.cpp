@@ -130,6 +130,40 @@ const char* const kLiteralJump =
     "it depends on variables that F_DOWN defines implicitly through a jump taken literally (an if-expression, "
     "sign, floor, ceil, div, mod or rem inside noEvent), which the guaranteed search cannot enclose";
 
+// An assert's condition with each Boolean variable that no mode fixes but
+// an equation defines by a relation (`Boolean b = x < 0.5;` that selects no
+// equation, so the modes stage keeps no mode variable for it) replaced by
+// that relation, so that the assert reads the relation's value along the run
+// (it read false before: a violation at t = 0 that was none). Definitions
+// with pre() (latches) are left as they are.
+ConditionPtr inline_relation_variables(const ConditionPtr& c, const FlatModel& flat,
+                                       const std::map<int, std::int64_t>& mode_variables, int depth = 0) {
+    if (depth > 64) return c;  // a definition cycle: left to the modes stage
+    auto has_pre = [](const Condition& d, auto&& self) -> bool {
+        if (d.kind == Condition::Kind::Variable) return d.pre;
+        for (const ConditionPtr& o : d.operands)
+            if (self(*o, self)) return true;
+        return false;
+    };
+    switch (c->kind) {
+        case Condition::Kind::Variable: {
+            if (c->pre || mode_variables.count(c->variable)) return c;
+            for (const RelationDefinition& d : flat.relation_definitions)
+                if (d.variable == c->variable && d.condition && !has_pre(*d.condition, has_pre))
+                    return inline_relation_variables(d.condition, flat, mode_variables, depth + 1);
+            return c;
+        }
+        case Condition::Kind::Not:
+        case Condition::Kind::And:
+        case Condition::Kind::Or: {
+            auto copy = std::make_shared<Condition>(*c);
+            for (ConditionPtr& o : copy->operands) o = inline_relation_variables(o, flat, mode_variables, depth + 1);
+            return copy;
+        }
+        default: return c;
+    }
+}
+
 void collect_relations(const Condition& c, std::vector<const Condition*>& out, std::string& unsupported) {
     switch (c.kind) {
         case Condition::Kind::Relation: out.push_back(&c); break;
@@ -480,8 +514,8 @@ ModeSystem::ModeSystem(const FlatModel& flat, const ModeSet& modes, int mode_ind
         c.assert_index = a;
         c.message = fa.message;
         c.level = fa.level.empty() ? "error" : fa.level;
-        c.condition = fa.condition;
-        collect_relations(*fa.condition, c.relations, c.unsupported);
+        c.condition = inline_relation_variables(fa.condition, flat, mode_variable_values_);
+        collect_relations(*c.condition, c.relations, c.unsupported);
         std::vector<ex> margins;
         for (const Condition* r : c.relations) margins.push_back((r->lhs - r->rhs).subs(params, kExactSubs));
         if (c.unsupported.empty()) {

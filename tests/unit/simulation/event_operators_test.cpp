@@ -271,6 +271,27 @@ end J;
     EXPECT_NEAR(smooth->state.simulation->events[0].time, 1.2 + 1.2 * 1.2 * 1.2, 1e-9);
 }
 
+// An assert on a Boolean that an equation defines by a relation and that
+// selects no equation (so no mode variable holds it) reads the relation
+// along the run: violated where x reaches 0.5, not at the start (it read
+// false there before).
+TEST(EventOperators, AnAssertOnARelationDefinedBooleanReadsTheRelation) {
+    auto fe = run_text(R"(model A
+  Real x(start = 0, fixed = true);
+  Boolean b = x < 0.5;
+equation
+  der(x) = 1;
+  assert(b, "x stays below 0.5");
+end A;
+)");
+    ASSERT_TRUE(fe->state.simulation) << fe->diagnostics();
+    const SimulationResult& r = *fe->state.simulation;
+    ASSERT_EQ(r.segments.size(), 1u);
+    ASSERT_EQ(r.segments[0].asserts.size(), 1u);
+    EXPECT_TRUE(r.segments[0].asserts[0].violated);
+    EXPECT_NEAR(r.segments[0].asserts[0].time, 0.5, 1e-9);
+}
+
 // Only what noEvent() wraps goes without events.
 TEST(EventOperators, NoEventCoversOnlyItsArgument) {
     auto fe = run_text(ramp_model("noEvent(floor(3*x)) + abs(x - 0.5)", 1));
