@@ -2720,6 +2720,30 @@ void Flattener::when_clause(const std::vector<ast::Branch<ast::Equation>>* eqb,
     }
 }
 
+// `k := e` in an initial algorithm, k a parameter with fixed = false (the
+// MSL's SimpleFriction computes its coefficient so): k's value is e, which
+// must follow from parameters and constants. k stays a symbol of the
+// equations (kept symbolic, like Evaluate = false) with that value.
+void Flattener::initial_parameter(int v, const ast::Statement& s, const Ctx& ctx, GiNaC::exmap& current) {
+    if (!params_[static_cast<std::size_t>(v)].has_value) param_value(v, s.range);  // its own evaluation first
+    const ex val = scalar(*s.rhs, ctx, "the assigned value").subs(current, kExactSubs);
+    const std::optional<GiNaC::numeric> n = numeric_value(val);
+    FlatVariable& var = model_->variables[static_cast<std::size_t>(v)];
+    if (!n || !n->is_real())
+        fail(rule::flatten_unsupported_construct, s.range,
+             fmt::format("the initial algorithm assigns the parameter '{}' (fixed = false) a value that is not known "
+                         "from parameters and constants ({}); only such values are supported",
+                         var.name, canonical(val)));
+    ParamState& ps = params_[static_cast<std::size_t>(v)];
+    ps.value = *n;
+    ps.has_value = true;
+    ps.state = ParamState::State::Done;
+    var.value = ex(*n);
+    var.unknown_constant = false;
+    var.kept_symbolic = true;
+    current[model_->symbols.variable(v)] = *n;
+}
+
 void Flattener::algorithm(const ast::AlgorithmSection& sec, Instance* inst, const LexScope* lex) {
     // Sequential assignments to continuous variables become equations, each
     // variable defined by its final value (earlier assignments substituted).
@@ -2739,6 +2763,10 @@ void Flattener::algorithm(const ast::AlgorithmSection& sec, Instance* inst, cons
                     fail(rule::flatten_unsupported_construct, s.range, "assignment to an array in an algorithm");
                 int v = r.member->variable;
                 const FlatVariable& var = model_->variables[static_cast<std::size_t>(v)];
+                if (sec.initial && var.variability == Variability::Parameter && !var.fixed) {
+                    initial_parameter(v, s, ctx, current);
+                    break;
+                }
                 if (var.variability != Variability::Continuous)
                     fail(rule::flatten_unsupported_construct, s.range,
                          fmt::format("assignment to the {} variable '{}' outside when", 

@@ -338,6 +338,7 @@ private:
 
     // ---- values
     ex param_value(int v, SourceRange use);
+    void initial_parameter(int v, const ast::Statement& s, const Ctx& ctx, GiNaC::exmap& current);
     ex variable_ex(int v, const Ctx& ctx, SourceRange use);
     Resolved resolve(const ast::ComponentRef& ref, const Ctx& ctx);
     Value member_value(const Member& m, const Ctx& ctx, SourceRange use, const std::string& name);

@@ -3,6 +3,8 @@
 // ((a - b).expand().is_zero()), never by printed form.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "flatten/flattener.h"
 #include "support/front_end.h"
 
@@ -298,6 +300,42 @@ end SL;)",
     EXPECT_EQ(got, (std::vector<std::string>{"y1 + 10", "y2 - 6", "y3", "y4[1] - 3", "y4[2] + 7"}));
     FrontEnd bad("model SL2 Real y[2]; equation y = semiLinear({1, -1}, {1, 2, 3}, 5); end SL2;", "flatten");
     EXPECT_TRUE(bad.has("flatten-type-mismatch")) << bad.diagnostics();
+}
+
+// A parameter with fixed = false computed in an initial algorithm from
+// parameters (the MSL's SimpleFriction): its value is the assignment's, the
+// run uses it (x(1) = exp(-6)); a value that is not known from parameters is
+// refused with the parameter's name.
+TEST(Flatten, AnInitialAlgorithmComputesAParameterWithFixedFalse) {
+    FrontEnd fe(R"(model PF
+  parameter Real a = 2;
+  parameter Real k(fixed = false);
+  Real x(start = 1, fixed = true);
+initial algorithm
+  k := a;
+  k := k*3;
+equation
+  der(x) = -k*x;
+  annotation(experiment(StopTime = 1));
+end PF;)",
+                "simulation");
+    ASSERT_TRUE(fe.state.flat) << fe.diagnostics();
+    const FlatVariable& k = fe.flat().variables[static_cast<std::size_t>(fe.flat().find_variable("k"))];
+    ASSERT_TRUE(k.value);
+    EXPECT_EQ(canonical(*k.value), "6");
+    ASSERT_TRUE(fe.state.simulation) << fe.diagnostics();
+    EXPECT_NEAR(fe.state.simulation->final_values.at("x"), std::exp(-6.0), 1e-9);
+    FrontEnd bad(R"(model PF
+  parameter Real k(fixed = false);
+  Real x(start = 1, fixed = true);
+initial algorithm
+  k := x;
+equation
+  der(x) = -k*x;
+end PF;)",
+                 "flatten");
+    EXPECT_TRUE(bad.has("flatten-unsupported-construct")) << bad.diagnostics();
+    EXPECT_NE(bad.diagnostics().find("assigns the parameter 'k' (fixed = false)"), std::string::npos) << bad.diagnostics();
 }
 
 // A condition taken literally (noEvent) made of order relations, not, and
