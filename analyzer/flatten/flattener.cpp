@@ -2725,7 +2725,21 @@ void Flattener::when_clause(const std::vector<ast::Branch<ast::Equation>>* eqb,
 // must follow from parameters and constants. k stays a symbol of the
 // equations (kept symbolic, like Evaluate = false) with that value.
 void Flattener::initial_parameter(int v, const ast::Statement& s, const Ctx& ctx, GiNaC::exmap& current) {
-    if (!params_[static_cast<std::size_t>(v)].has_value) param_value(v, s.range);  // its own evaluation first
+    {
+        // A value k already has (its binding, or its start value taken where
+        // it was used before this section) may sit in equations as a number:
+        // replacing it now would leave them with the old one.
+        const ParamState& before = params_[static_cast<std::size_t>(v)];
+        const FlatVariable& k = model_->variables[static_cast<std::size_t>(v)];
+        const bool assigned_here = current.count(model_->symbols.variable(v)) > 0;  // an earlier `k := ...`
+        if (!assigned_here && (before.binding || (before.state == ParamState::State::Done && before.has_value)))
+            fail(rule::flatten_unsupported_construct, s.range,
+                 fmt::format("the initial algorithm assigns the parameter '{}' (fixed = false), which already has "
+                             "the value {} from its {}; remove that value, the initial algorithm gives it",
+                             k.name, canonical(before.has_value ? before.value : ex(0)),
+                             before.binding ? "binding" : "start value"));
+    }
+    if (params_[static_cast<std::size_t>(v)].state != ParamState::State::Done) param_value(v, s.range);
     const ex val = scalar(*s.rhs, ctx, "the assigned value").subs(current, kExactSubs);
     const std::optional<GiNaC::numeric> n = numeric_value(val);
     FlatVariable& var = model_->variables[static_cast<std::size_t>(v)];

@@ -656,7 +656,8 @@ std::string Tape::listing() const {
         s += fmt::format("r{} = {}\n", inputs_ + params_ + k, constant_values_[k]);
     for (std::size_t k = 0; k < code_.size(); ++k) {
         const Instruction& i = code_[k];
-        if (select(i.op)) s += fmt::format("r{} = r{} {} 0 ? r{} : r{}\n", base + k, i.a, op_name(i.op) + 6, i.b, i.n);
+        if (select(i.op))
+            s += fmt::format("r{} = r{} {} 0 ? r{} : r{}\n", base + k, i.a, i.op == Op::SelectGt ? ">" : ">=", i.b, i.n);
         else if (binary(i.op)) s += fmt::format("r{} = r{} {} r{}\n", base + k, i.a, op_name(i.op), i.b);
         else if (i.op == Op::PowInt) s += fmt::format("r{} = powi(r{}, {})\n", base + k, i.a, i.n);
         else if (i.op == Op::Call) {

@@ -336,6 +336,20 @@ end PF;)",
                  "flatten");
     EXPECT_TRUE(bad.has("flatten-unsupported-construct")) << bad.diagnostics();
     EXPECT_NE(bad.diagnostics().find("assigns the parameter 'k' (fixed = false)"), std::string::npos) << bad.diagnostics();
+    // Its start value already used by the equations before the initial
+    // algorithm: refused, not replaced behind the equations' back.
+    FrontEnd used(R"(model PF
+  parameter Real k(fixed = false, start = 1);
+  Real x(start = 1, fixed = true);
+equation
+  der(x) = -k*x;
+initial algorithm
+  k := 6;
+end PF;)",
+                  "flatten");
+    EXPECT_TRUE(used.has("flatten-unsupported-construct")) << used.diagnostics();
+    EXPECT_NE(used.diagnostics().find("already has the value 1 from its start value"), std::string::npos)
+        << used.diagnostics();
 }
 
 // A condition taken literally (noEvent) made of order relations, not, and
