@@ -23,6 +23,12 @@ const std::map<std::string, std::unique_ptr<ast::ClassDef>>& table() {
         auto* m = new std::map<std::string, std::unique_ptr<ast::ClassDef>>;
         (*m)["StateSelect"] = enumeration("StateSelect", {"never", "avoid", "default", "prefer", "always"});
         (*m)["AssertionLevel"] = enumeration("AssertionLevel", {"error", "warning"});
+        // The base class of external objects (12.9.7): empty; the classes
+        // that extend it are refused or read (table_objects.h) by the flattener.
+        auto object = std::make_unique<ast::ClassDef>();
+        object->kind = ast::ClassKind::Class;
+        object->name = "ExternalObject";
+        (*m)["ExternalObject"] = std::move(object);
         return m;
     }();
     return *t;

@@ -1,6 +1,7 @@
 // The enumeration types every Modelica tool predefines (Modelica 3.6,
 // section 4.9.5): StateSelect (the stateSelect attribute, accepted and not
-// used by the audit) and AssertionLevel (the third argument of assert).
+// used by the audit) and AssertionLevel (the third argument of assert);
+// and the empty base class ExternalObject (12.9.7).
 // Found by name lookup after the model's classes and the libraries, as if
 // declared at the top level.
 #pragma once

@@ -571,12 +571,13 @@ Member Flattener::make_member(Instance& inst, const std::string& name, const std
     child.parent = &inst;
     child.depth = inst.depth + 1;
     child.is_connector = type.is_connector;
+    if (table_object_member(m, child, type, mod, d)) return m;
     for (const ast::Element& el : type.cls.cls->elements)
         if (el.kind == ast::Element::Kind::Extends && el.extends->base.dotted() == "ExternalObject")
             fail(rule::flatten_unsupported_construct, d.range,
                  fmt::format("'{}' is an external object (class '{}' extends ExternalObject); external objects and "
-                             "the external functions that use them (the MSL's table interpolation) are outside the "
-                             "subset",
+                             "the external functions that use them are outside the subset, except the MSL's 1-D "
+                             "interpolation table (a constructor calling ModelicaStandardTables_CombiTable1D_init*)",
                              child.path, type.cls.cls->name));
     // A record (4.7), or a component nested in one: the declaration's type
     // prefixes go to its fields; a binding of the whole record gives each
@@ -1668,6 +1669,7 @@ enum class Flow { Next, Break, Return };
 
 std::vector<Flattener::Output> Flattener::inline_function(const ClassHit& fn, const ast::Expr& call, const Ctx& ctx) {
     const ast::ClassDef& f = *fn.cls;
+    if (is_table1d_value_function(f)) return {table_call(f, call, ctx)};
     refuse_unsupported_in(f);
     if (f.is_short)
         fail(rule::flatten_unsupported_construct, call.range,

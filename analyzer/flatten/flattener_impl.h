@@ -31,6 +31,7 @@
 #include "flatten/lookup.h"
 #include "flatten/records.h"
 #include "flatten/redeclaration.h"
+#include "flatten/table_objects.h"
 #include "parse/ast_print.h"
 
 namespace modeaudit::flat_impl {
@@ -360,6 +361,24 @@ private:
     std::vector<Output> inline_function(const ClassHit& fn, const ast::Expr& call, const Ctx& ctx);
     std::vector<Output> numeric_call(const ClassHit& fn, const FunctionParts& parts, const std::vector<Output>& inputs,
                                      const ast::Expr& call);
+    // ---- table objects (table_objects.h)
+    struct PendingTable {
+        ModPtr mod;                   // the declaration's modification: its binding calls the constructor
+        ClassHit cls;                 // the external object class
+        SourceRange declaration;
+        std::optional<Table1D> table; // read on first use
+    };
+    std::map<const Instance*, PendingTable> tables_;
+    // A component of a table object class: recorded (its constructor's
+    // arguments are read on first use); false for another class.
+    bool table_object_member(Member& m, Instance& child, const TypeInfo& type, ModPtr mod, const ast::ComponentDecl& d);
+    std::string table_literal(const PendingTable& p, const std::string& input, long position, SourceRange where);
+    const Table1D& table_of(Instance& object, SourceRange use);
+    // A call of the table's value function: the interpolation at its abscissa.
+    Output table_call(const ast::ClassDef& fn, const ast::Expr& call, const Ctx& ctx);
+    // A String argument known when flattening (a literal, or an
+    // if-expression decided by parameters); nullopt otherwise.
+    std::optional<std::string> string_constant(const ast::Expr& e, const Ctx& ctx);
     // A user function's class, if `call` calls one (not a built-in).
     std::optional<ClassHit> user_function(const ast::Expr& call, const Ctx& ctx);
     ConditionPtr condition(const ast::Expr& e, const Ctx& ctx);

@@ -54,6 +54,14 @@ package Examples "Models built from the library"
     annotation(experiment(StopTime = 2));
   end SpinDown;
 
+  model TableSpinDown "An inertia braked by a torque read from an interpolation table"
+    Mechanical.Inertia inertia(J = 1, w(start = 2, fixed = true), phi(start = 0, fixed = true));
+    Mechanical.TableBrake brake;
+  equation
+    connect(inertia.flange, brake.flange);
+    annotation(experiment(StopTime = 2));
+  end TableSpinDown;
+
   model MotorStart "A DC motor given its data set by a record constructor, started on a constant voltage"
     parameter Drives.Data.MotorData motorData = Drives.Data.MotorData(
       R = 0.5, L = 0.02, J = 0.05, friction = Drives.Data.FrictionData(tauRef = 2, wRef = 150))

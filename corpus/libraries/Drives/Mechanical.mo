@@ -24,4 +24,19 @@ package Mechanical "Rotational components"
     w = der(flange.phi);
     flange.tau = (d0 + slope*w)*w;
   end TableDamper;
+
+  model TableBrake "Braking torque over the speed from a table kept in an external object"
+    import Drives.Tables;
+    parameter Real tau_table[:, 2] = [0, 0; 1, 2; 2, 3] "rows {w, tau}";
+    parameter Tables.Smoothness smoothness = Tables.Smoothness.LinearSegments;
+    Interfaces.Flange flange;
+    SI.AngularVelocity w;
+  protected
+    final parameter Tables.Table1D table = Tables.Table1D(
+      tableName = "NoName", fileName = "NoName", table = tau_table, columns = {2},
+      smoothness = smoothness, extrapolation = Tables.Extrapolation.LastTwoPoints) "the table's external object";
+  equation
+    w = der(flange.phi);
+    flange.tau = Tables.valueAt(table, 1, w);
+  end TableBrake;
 end Mechanical;
