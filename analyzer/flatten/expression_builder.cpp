@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <cmath>
+#include <set>
 
 #include "flatten/expression_limits.h"
 
@@ -214,10 +215,30 @@ std::vector<GiNaC::ex> terms_of(const GiNaC::ex& e) {
     return terms;
 }
 
+namespace {
+// The symbols of `e`, ordered.
+std::vector<GiNaC::ex> symbols_of(const GiNaC::ex& e) {
+    std::set<GiNaC::ex, GiNaC::ex_is_less> found;
+    for (GiNaC::const_preorder_iterator it = e.preorder_begin(); it != e.preorder_end(); ++it)
+        if (GiNaC::is_a<GiNaC::symbol>(*it)) found.insert(*it);
+    return {found.begin(), found.end()};
+}
+}  // namespace
+
 bool is_constant_multiple(const GiNaC::ex& a, const GiNaC::ex& b) {
     GiNaC::ex be = checked_expand(b);
     if (be.is_zero()) return false;
-    return GiNaC::is_a<GiNaC::numeric>(GiNaC::normal(checked_expand(a) / be));
+    GiNaC::ex ae = checked_expand(a);
+    if (ae.is_zero()) return true;
+    // k*b expanded (k a nonzero number) is a sum of as many terms as b's,
+    // over the same symbols: a cheap test that spares most quotients.
+    if (GiNaC::is_a<GiNaC::add>(ae) != GiNaC::is_a<GiNaC::add>(be)) return false;
+    if (GiNaC::is_a<GiNaC::add>(ae) && ae.nops() != be.nops()) return false;
+    const std::vector<GiNaC::ex> sa = symbols_of(ae), sb = symbols_of(be);
+    if (sa.size() != sb.size()) return false;
+    for (std::size_t k = 0; k < sa.size(); ++k)
+        if (!sa[k].is_equal(sb[k])) return false;
+    return GiNaC::is_a<GiNaC::numeric>(GiNaC::normal(ae / be));
 }
 
 std::optional<GiNaC::numeric> numeric_value(const GiNaC::ex& e) {

@@ -129,6 +129,8 @@ private:
     void add_contact_modes(ModeSet& set, const std::vector<State>& state_of,
                            std::map<std::vector<std::int64_t>, int>& mode_index) const;
     bool guard_is_equation(const Mode& m, const ex& guard) const;
+    // Residuals with same_ substituted and expanded (guard_is_equation).
+    mutable std::map<ex, ex, GiNaC::ex_is_less> rewritten_;
     // The transition template of relation k becoming `becoming` (guard,
     // its text, trigger, source), computed once: the same from every state.
     const std::optional<Transition>& relation_crossing(std::size_t k, bool becoming);
@@ -515,8 +517,11 @@ bool Explorer::guard_is_equation(const Mode& m, const ex& guard) const {
     // (a^2 + y^2 = L^2 with a + b = x, b = 0 for the guard x^2 + y^2 - L^2).
     const ex gs = checked_expand(g.subs(same_, kExactSubs));
     if (gs.is_zero()) return false;
+    // Modes share most residuals: each is rewritten and expanded once.
     for (const ModeEquation& e : m.equations) {
-        ex r = checked_expand(e.residual.subs(same_, kExactSubs));
+        auto [it, added] = rewritten_.try_emplace(e.residual);
+        if (added) it->second = checked_expand(e.residual.subs(same_, kExactSubs));
+        const ex& r = it->second;
         if (!r.is_zero() && is_constant_multiple(r, gs)) return true;
     }
     return false;
