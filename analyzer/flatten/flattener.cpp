@@ -2561,14 +2561,67 @@ void Flattener::when_call(const ast::Expr& call, SourceRange where, FlatWhen& w,
     }
 }
 
+void Flattener::report_restart_constraint(SourceRange where) {
+    sink_.report(rule::flatten_restart_constraint, where,
+                 "restart constraint (modeaudit extension 1): relates the left limits pre(v) to the restart values "
+                 "v; a standard Modelica tool rejects it");
+}
+
+// `v = e` in a when-clause, v a Real variable not declared discrete: by
+// Modelica 3.6, 3.8.4 a variable a when-clause assigns is discrete-time (the
+// MSL's Pulse keeps its period's start `T_start = time` so). Unless v is
+// differentiated somewhere, where it is a state and the equation a restart
+// constraint (extension 1), v becomes a discrete Real assigned by the
+// clause; an initial equation `v = e` with e known (an initial algorithm's
+// `v := e`) gives its start value.
+void Flattener::settle_when_assigned_reals() {
+    std::map<int, bool> discrete;  // variable -> made discrete
+    for (const WhenAssignedReal& c : when_assigned_reals_) {
+        if (!discrete.count(c.variable)) discrete[c.variable] = !model_->symbols.find_derivative(c.variable, 1);
+        WhenAction& a = model_->whens.at(c.when).actions.at(c.action);
+        if (!discrete[c.variable]) {
+            report_restart_constraint(a.range);
+            continue;
+        }
+        a.kind = WhenAction::Kind::AssignDiscrete;
+        a.variable = c.variable;
+        a.value = a.rhs;
+        model_->variables[static_cast<std::size_t>(c.variable)].variability = Variability::Discrete;
+    }
+    GiNaC::exmap starts;  // the discrete variables' start values
+    for (std::size_t v = 0; v < model_->variables.size(); ++v) {
+        const FlatVariable& var = model_->variables[v];
+        if (var.variability == Variability::Discrete && var.start && numeric_value(*var.start))
+            starts[model_->symbols.variable(static_cast<int>(v))] = *var.start;
+    }
+    for (const auto& [v, made] : discrete) {
+        if (!made) continue;
+        const ex sym = model_->symbols.variable(v);
+        auto& ie = model_->initial_equations;
+        for (auto it = ie.begin(); it != ie.end(); ++it) {
+            if (!it->lhs.is_equal(sym)) continue;
+            const std::optional<GiNaC::numeric> n = numeric_value(it->rhs.subs(starts, kExactSubs));
+            if (!n || !n->is_real()) break;
+            FlatVariable& var = model_->variables[static_cast<std::size_t>(v)];
+            var.start = ex(*n);
+            var.fixed = true;
+            starts[sym] = *n;
+            ie.erase(it);
+            break;
+        }
+    }
+}
+
 void Flattener::when_equations(const std::vector<ast::Equation>& body, FlatWhen& w, const Ctx& ctx) {
     for (const ast::Equation& eq : body) {
         switch (eq.kind) {
             case ast::EquationKind::Simple: {
+                int single = -1;  // a Real variable alone on the left (when_assigned_reals)
                 if (eq.lhs->kind == ast::ExprKind::Ref) {
                     Resolved r = resolve(eq.lhs->ref, ctx);
                     if (!r.local && r.member->kind == Member::Kind::Scalar) {
                         int v = r.member->variable;
+                        single = v;
                         const FlatVariable& var = model_->variables[static_cast<std::size_t>(v)];
                         if (var.variability == Variability::Discrete) {
                             WhenAction a;
@@ -2600,9 +2653,12 @@ void Flattener::when_equations(const std::vector<ast::Equation>& body, FlatWhen&
                     a.range = eq.range;
                     w.actions.push_back(a);
                 }
-                sink_.report(rule::flatten_restart_constraint, eq.range,
-                             "restart constraint (modeaudit extension 1): relates the left limits pre(v) to the "
-                             "restart values v; a standard Modelica tool rejects it");
+                if (single >= 0 && l.is_scalar()) {
+                    // Decided once every der() is known (settle_when_assigned_reals).
+                    when_assigned_reals_.push_back({model_->whens.size(), w.actions.size() - 1, single});
+                    break;
+                }
+                report_restart_constraint(eq.range);
                 break;
             }
             case ast::EquationKind::Call:
@@ -2760,6 +2816,40 @@ void Flattener::initial_parameter(int v, const ast::Statement& s, const Ctx& ctx
     current[model_->symbols.variable(v)] = *n;
 }
 
+// `k := e` in an initial algorithm, k a discrete Boolean or Integer (the
+// MSL's Pulse counts its periods so): e at the start, t = 0 (the simulation
+// starts there), from parameters, constants and earlier assignments of the
+// section, becomes k's start value, as `pre(k) = e` in an initial equation
+// does (initial_pre.h).
+void Flattener::initial_discrete(int v, const ast::Statement& s, const Ctx& ctx, GiNaC::exmap& current) {
+    FlatVariable& var = model_->variables[static_cast<std::size_t>(v)];
+    ex start;
+    if (var.type == BaseType::Boolean) {
+        ConditionPtr c = fold(condition(*s.rhs, ctx));
+        if (c->kind != Condition::Kind::Constant)
+            fail(rule::flatten_unsupported_construct, s.range,
+                 fmt::format("the initial algorithm assigns the discrete variable '{}' a value not known when "
+                             "flattening; modeaudit needs a parameter expression there (its start value)",
+                             var.name));
+        start = c->value ? 1 : 0;
+    } else {
+        GiNaC::exmap at_start = current;
+        at_start[model_->symbols.time()] = 0;
+        const ex e = scalar(*s.rhs, ctx, "the start of a discrete variable").subs(at_start, kExactSubs);
+        const std::optional<GiNaC::numeric> n = numeric_value(e);
+        if (!n || !n->is_integer())
+            fail(rule::flatten_unsupported_construct, s.range,
+                 fmt::format("the initial algorithm assigns the discrete variable '{}' the value {}, not an integer "
+                             "known when flattening at t = 0; modeaudit needs a parameter expression there (its "
+                             "start value)",
+                             var.name, canonical(e)));
+        start = *n;
+    }
+    var.start = start;
+    var.fixed = true;
+    current[model_->symbols.variable(v)] = start;
+}
+
 void Flattener::algorithm(const ast::AlgorithmSection& sec, Instance* inst, const LexScope* lex) {
     // Sequential assignments to continuous variables become equations, each
     // variable defined by its final value (earlier assignments substituted).
@@ -2781,6 +2871,11 @@ void Flattener::algorithm(const ast::AlgorithmSection& sec, Instance* inst, cons
                 const FlatVariable& var = model_->variables[static_cast<std::size_t>(v)];
                 if (sec.initial && var.variability == Variability::Parameter && !var.fixed) {
                     initial_parameter(v, s, ctx, current);
+                    break;
+                }
+                if (sec.initial && var.variability == Variability::Discrete &&
+                    (var.type == BaseType::Boolean || var.type == BaseType::Integer)) {
+                    initial_discrete(v, s, ctx, current);
                     break;
                 }
                 if (var.variability != Variability::Continuous)
@@ -3149,6 +3244,7 @@ std::unique_ptr<FlatModel> Flattener::run() {
     finish_bindings();
     read_model_annotations(*chosen, &top);
     walk_sections(&top);
+    settle_when_assigned_reals();
 
     // 5. Connections, then inStream/actualStream, then aliases.
     if (!resolve_connections(*model_, top, connects_, sink_)) return nullptr;

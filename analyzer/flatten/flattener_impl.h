@@ -340,6 +340,7 @@ private:
     // ---- values
     ex param_value(int v, SourceRange use);
     void initial_parameter(int v, const ast::Statement& s, const Ctx& ctx, GiNaC::exmap& current);
+    void initial_discrete(int v, const ast::Statement& s, const Ctx& ctx, GiNaC::exmap& current);
     ex variable_ex(int v, const Ctx& ctx, SourceRange use);
     Resolved resolve(const ast::ComponentRef& ref, const Ctx& ctx);
     Value member_value(const Member& m, const Ctx& ctx, SourceRange use, const std::string& name);
@@ -446,6 +447,15 @@ private:
                      const std::vector<ast::Branch<ast::Statement>>* stb, const EqCtx& ec,
                      SourceRange where);
     void when_equations(const std::vector<ast::Equation>& body, FlatWhen& w, const Ctx& ctx);
+    // `v = e` in a when-clause with v a Real variable not declared discrete:
+    // a discrete assignment or a restart constraint, decided at the end.
+    struct WhenAssignedReal {
+        std::size_t when, action;
+        int variable;
+    };
+    std::vector<WhenAssignedReal> when_assigned_reals_;
+    void settle_when_assigned_reals();
+    void report_restart_constraint(SourceRange where);
     void when_statements(const std::vector<ast::Statement>& body, FlatWhen& w, const Ctx& ctx);
     void reinit_action(const ast::Expr& call, FlatWhen& w, const Ctx& ctx);
     void when_call(const ast::Expr& call, SourceRange where, FlatWhen& w, const Ctx& ctx);
