@@ -86,6 +86,12 @@ private:
     // Between events pre(v) = v.
     bool eval(const Condition& c, const State& s) const { return logic_.truth(c, s, s); }
     ex substitute_discrete(const ex& e, const State& s) const { return logic_.substitute(e, s, s); }
+    // A when-guard as state s reads it: the discrete variables of the
+    // explored state by their values; a discrete variable outside it (a
+    // period counter, whose value changes at events without changing the
+    // mode) stays a symbol, with pre(v) read as v (equal between events),
+    // for the simulation to evaluate with its current value.
+    ex guard_in_state(const ex& g, const State& s) const;
     // The event iteration from t (new relations and when-assignments) with
     // the left limits `before`; false (reported once) when it does not settle.
     bool settle(State& t, const State& before);
@@ -415,6 +421,27 @@ std::optional<GiNaC::numeric> number_at(const ex& e, const GiNaC::exmap& values)
     } catch (const std::runtime_error&) {  // CLN's division by zero
         return std::nullopt;
     }
+}
+
+ex Explorer::guard_in_state(const ex& g, const State& s) const {
+    GiNaC::exmap outside;  // pre(v) -> v, v -> a stand-in symbol
+    std::vector<std::pair<GiNaC::symbol, ex>> back;
+    for (GiNaC::const_preorder_iterator it = g.preorder_begin(); it != g.preorder_end(); ++it) {
+        if (!GiNaC::is_a<GiNaC::symbol>(*it)) continue;
+        auto m = flat_.symbols.meaning(GiNaC::ex_to<GiNaC::symbol>(*it));
+        using R = SymbolTable::Meaning::Role;
+        if (!m || (m->role != R::Variable && m->role != R::Pre) || relevant_.count(m->index)) continue;
+        const FlatVariable& var = flat_.variables[static_cast<std::size_t>(m->index)];
+        if (var.variability != Variability::Discrete || var.type == BaseType::Real || outside.count(*it)) continue;
+        GiNaC::symbol stand_in;
+        outside[*it] = stand_in;
+        back.emplace_back(stand_in, flat_.symbols.variable(m->index));
+    }
+    if (outside.empty()) return substitute_discrete(g, s);
+    ex r = substitute_discrete(g.subs(outside, kExactSubs), s);
+    GiNaC::exmap restore;
+    for (const auto& [stand_in, v] : back) restore[stand_in] = v;
+    return r.subs(restore, kExactSubs);
 }
 
 State Explorer::initial_state() {
@@ -962,7 +989,7 @@ ModeSet Explorer::run() {
             Transition tr;
             // An if-expression on mode variables in the condition reads as
             // the branch this state selects.
-            tr.guard = substitute_discrete(g, s);
+            tr.guard = guard_in_state(g, s);
             tr.guard_text = canonical_in(flat_, tr.guard);
             tr.when_clause = static_cast<int>(wg.when);
             tr.trigger_index = static_cast<int>(wg.trigger);

@@ -204,8 +204,15 @@ bool SimulationDriver::restart_step(double t_e, const std::vector<std::size_t>& 
 bool SimulationDriver::handle_instant(double t_e, std::vector<std::size_t> fired) {
     const int instant = static_cast<int>(instant_times_.size());
     std::vector<std::pair<int, int>> fired_clauses;
-    // (mode, states) before each step: a repeat is a cycle.
-    std::vector<std::pair<int, std::vector<double>>> visited{{mode_, x_}};
+    // (mode, states and discrete values) before each step: a repeat is a
+    // cycle. The discrete values count: a when-clause that assigns a
+    // counter or a held value without changing the mode is no cycle.
+    auto with_discrete = [&] {
+        std::vector<double> key = x_;
+        key.insert(key.end(), discrete_.begin(), discrete_.end());
+        return key;
+    };
+    std::vector<std::pair<int, std::vector<double>>> visited{{mode_, with_discrete()}};
     std::map<std::string, double> left = named(*sys_, x_, y_);
     for (int step = 0;; ++step) {
         for (std::size_t g : fired) {
@@ -229,11 +236,13 @@ bool SimulationDriver::handle_instant(double t_e, std::vector<std::size_t> fired
         std::vector<std::string> guards;
         for (std::size_t g : fired) guards.push_back(sys_->guards()[g].text);
         const double tol = boundary_tolerance(x_, y_);
+        const std::vector<double> now = with_discrete();
         for (std::size_t k = 0; k < visited.size(); ++k) {
             const auto& [m, xs] = visited[k];
-            if (m != mode_ || xs.size() != x_.size()) continue;
+            if (m != mode_ || xs.size() != now.size()) continue;
             bool same = true;
-            for (std::size_t i = 0; i < xs.size() && same; ++i) same = std::fabs(xs[i] - x_[i]) <= tol;
+            for (std::size_t i = 0; i < xs.size() && same; ++i)
+                same = i < x_.size() ? std::fabs(xs[i] - now[i]) <= tol : xs[i] == now[i];
             if (!same) continue;
             std::vector<std::string> cycle;
             for (std::size_t j = k; j < visited.size(); ++j)
@@ -250,7 +259,7 @@ bool SimulationDriver::handle_instant(double t_e, std::vector<std::size_t> fired
                              t_e, fmt::join(cycle, " -> "), fmt::join(guards, ", "), sys_->mode_id()));
             return false;
         }
-        visited.emplace_back(mode_, x_);
+        visited.emplace_back(mode_, now);
         if (step + 1 >= static_cast<int>(o_.max_event_iterations)) {
             stop_at_limit(fmt::format("the event iteration at t = {:.12g} did not settle after {} restarts (last in "
                                       "mode '{}', guards {} still firing)",

@@ -302,6 +302,68 @@ end SL;)",
     EXPECT_TRUE(bad.has("flatten-type-mismatch")) << bad.diagnostics();
 }
 
+// The MSL Pulse's idiom: an initial algorithm counts the periods already
+// passed at t = 0 (integer() is floor: -1 for a start at 0.3) and a Real
+// assigned alone in a when-equation (`T_start = time`) is a discrete Real,
+// whose start the initial algorithm gives. The clause fires at 0.3 and 1.6:
+// count = 1, T_start = 1.6 at t = 2; y is the pulse of width 0.65.
+TEST(Flatten, APulseCountsItsPeriodsFromAnInitialAlgorithm) {
+    FrontEnd fe(R"(model Pulse
+  parameter Real startTime = 0.3;
+  parameter Real period = 1.3;
+  Real T_start;
+  Integer count;
+  Real y;
+  Real x(start = 0, fixed = true);
+initial algorithm
+  count := integer((time - startTime)/period);
+  T_start := startTime + count*period;
+equation
+  when time >= (pre(count) + 1)*period + startTime then
+    count = pre(count) + 1;
+    T_start = time;
+  end when;
+  y = if time < startTime then 0 else if time < T_start + 0.65 then 1 else 0;
+  der(x) = y;
+  annotation(experiment(StopTime = 2));
+end Pulse;)",
+                "simulation");
+    ASSERT_TRUE(fe.state.flat) << fe.diagnostics();
+    EXPECT_FALSE(fe.has("flatten-restart-constraint")) << fe.diagnostics();
+    const FlatVariable& count = fe.flat().variables[static_cast<std::size_t>(fe.flat().find_variable("count"))];
+    const FlatVariable& start = fe.flat().variables[static_cast<std::size_t>(fe.flat().find_variable("T_start"))];
+    EXPECT_EQ(start.variability, Variability::Discrete);
+    ASSERT_TRUE(count.start && start.start);
+    EXPECT_EQ(canonical(*count.start), "-1");
+    EXPECT_EQ(canonical(*start.start), "-1");
+    EXPECT_TRUE(fe.flat().initial_equations.empty());
+    ASSERT_TRUE(fe.state.simulation) << fe.diagnostics();
+    EXPECT_EQ(fe.state.simulation->final_values.at("count"), 1);
+    EXPECT_NEAR(fe.state.simulation->final_values.at("T_start"), 1.6, 1e-9);
+    // x integrates the pulse: on over [0.3, 0.95) and [1.6, 2].
+    EXPECT_NEAR(fe.state.simulation->final_values.at("x"), 0.65 + 0.4, 1e-6);
+}
+
+// A variable alone on the left of a when-equation that is differentiated
+// somewhere stays a restart constraint (extension 1).
+TEST(Flatten, AWhenEquationOnAStateIsARestartConstraint) {
+    FrontEnd fe(R"(model R
+  Real v(start = 1, fixed = true);
+equation
+  der(v) = -1;
+  when v < 0 then
+    v = -0.5*pre(v);
+  end when;
+end R;)",
+                "flatten");
+    ASSERT_TRUE(fe.state.flat) << fe.diagnostics();
+    EXPECT_TRUE(fe.has("flatten-restart-constraint")) << fe.diagnostics();
+    const FlatVariable& v = fe.flat().variables[static_cast<std::size_t>(fe.flat().find_variable("v"))];
+    EXPECT_EQ(v.variability, Variability::Continuous);
+    ASSERT_EQ(fe.flat().whens.size(), 1u);
+    EXPECT_EQ(fe.flat().whens[0].actions[0].kind, WhenAction::Kind::RestartConstraint);
+}
+
 // A parameter with fixed = false computed in an initial algorithm from
 // parameters (the MSL's SimpleFriction): its value is the assignment's, the
 // run uses it (x(1) = exp(-6)); a value that is not known from parameters is
