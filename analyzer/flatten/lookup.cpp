@@ -152,7 +152,7 @@ std::vector<std::string> Lookup::public_components(ClassHit cls) {
         }
         for (const ast::Element& el : c.cls->elements)
             if (el.kind == ast::Element::Kind::Extends)
-                walk(lookup_class(el.extends->base, c.lex->parent ? c.lex->parent : top_scope()));
+                walk(lookup_class(el.extends->base, c.lex));
         for (const ast::Element& el : c.cls->elements) {
             if (el.kind != ast::Element::Kind::Component || el.is_protected) continue;
             for (const ast::ComponentDecl& d : el.component->decls)
@@ -190,7 +190,10 @@ std::optional<Hit> Lookup::first_in_bases(const ast::ClassDef* cls, const LexSco
         ~Done() { s.erase(c); }
     } done{expanding_, cls};
     for (const ast::ExtendsClause* ext : index_of(cls).extends) {
-        ClassHit base = lookup_class(ext->base, lex->parent ? lex->parent : top_scope());
+        // Looked up in the class itself, its inherited elements excluded
+        // (Modelica 3.6, 7.1.1; they are being found): a package may extend
+        // a class it declares (`extends Icons.TestPackage;`).
+        ClassHit base = lookup_class(ext->base, lex);
         if (base.cls && base.cls != cls)
             if (std::optional<Hit> hit = find(base)) return hit;
     }

@@ -770,6 +770,10 @@ bool SimulationDriver::initialize() {
                 return false;
             }
         }
+        if (!settle_tracked_definitions(at, t0, why)) {
+            stop(StopReason::Unsupported, "initialization: " + why);
+            return false;
+        }
         sys_->set_parameters(parameter_values_of(*sys_));
         sys_->set_leading_guess(y_.data());
         // The relations at the solution: a mode whose own relations are

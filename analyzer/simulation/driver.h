@@ -195,6 +195,12 @@ private:
     bool assign_discrete(const std::vector<WhenAction>& actions, const std::map<std::string, double>& left, double t,
                          std::string& why);
     void reset_discrete(double t);
+    // At the start, after the initial values and `when initial()`: the
+    // tracked discrete variables defined by equations (`Integer k = 3;`, a
+    // relation-defined Boolean no equation selects by) take their defined
+    // values, pre() their start values, relations evaluated at `at`. False
+    // with `why` when a definition cannot be evaluated.
+    bool settle_tracked_definitions(const std::map<std::string, double>& at, double t, std::string& why);
     // The event iteration of the discrete event conditions
     // (ModeSet::discrete_triggers: change(k) of a counter, k >= 3) after a
     // restart step's assignments: a clause whose condition is true now and

@@ -195,6 +195,46 @@ void SimulationDriver::reset_discrete(double t) {
         }
 }
 
+bool SimulationDriver::settle_tracked_definitions(const std::map<std::string, double>& at, double t,
+                                                  std::string& why) {
+    if (flat_.relation_definitions.empty() && flat_.integer_definitions.empty()) return true;
+    if (!logic_) {
+        logic_.emplace(flat_);
+        std::vector<std::string> loop;
+        SourceRange where;
+        logic_->order_definitions(loop, where);  // a loop is the modes stage's finding
+    }
+    bool any = false;
+    for (int v : logic_->defined()) any = any || tracked(v);
+    if (!any) return true;
+    DiscreteState before;
+    before.discrete.assign(flat_.variables.size(), 0);
+    for (const auto& [v, value] : mode_variables_) before.discrete[static_cast<std::size_t>(v)] = value;
+    for (std::size_t v = 0; v < flat_.variables.size(); ++v)
+        if (tracked(static_cast<int>(v))) before.discrete[v] = std::llround(discrete_[v]);
+    std::string missing;
+    const RelationTruth relation = [&](const Condition& c) {
+        std::string m;
+        auto v = event_value(c.lhs - c.rhs, at, t, m);
+        if (!v) {
+            if (missing.empty()) missing = m.empty() ? canonical(flat_, c) : m;
+            return false;
+        }
+        return relation_holds(c.op, *v, relation_tolerance(1.0));
+    };
+    DiscreteState after = before;
+    SourceRange where;
+    if (!logic_->settle(after, before, why, where, &relation)) return false;
+    if (!missing.empty()) {
+        why = fmt::format("the discrete equations cannot be evaluated at t = {:.12g} ({} has no value there)", t,
+                          missing);
+        return false;
+    }
+    for (int v : logic_->defined())
+        if (tracked(v)) discrete_[static_cast<std::size_t>(v)] = static_cast<double>(after.discrete[static_cast<std::size_t>(v)]);
+    return true;
+}
+
 int SimulationDriver::event_target(const std::vector<const Transition*>& fired,
                                    const std::map<std::string, double>& left, double t, std::string& why) {
     std::string combined_why;

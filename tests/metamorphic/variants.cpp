@@ -60,6 +60,7 @@ struct Use {
 class UseCollector {
 public:
     std::map<std::string, std::vector<Use>> uses;
+    std::set<std::string> when_assigned;  // alone on the left of an equation in a when-clause
 
     void expr(const Expr* e, Context ctx, const Expr* der_call = nullptr) {
         if (!e) return;
@@ -140,7 +141,13 @@ public:
                     expr(b.condition.get(), c);
                     Context body = ctx;
                     body.when_body = true;
-                    for (const auto& e : b.body) equation(e, body);
+                    for (const auto& e : b.body) {
+                        // `v = e` alone on the left: v may be a discrete Real.
+                        if (e.kind == ast::EquationKind::Simple && e.lhs && e.lhs->kind == ast::ExprKind::Ref &&
+                            e.lhs->ref.simple())
+                            when_assigned.insert(e.lhs->ref.parts[0].ident);
+                        equation(e, body);
+                    }
                 }
                 break;
             case ast::EquationKind::Call: {
@@ -355,6 +362,11 @@ std::vector<Target> targets(const Parsed& p, const UseCollector& uc, bool allow_
     for (const auto& [name, d] : plain_reals(*p.cls)) {
         auto it = uc.uses.find(name);
         if (it == uc.uses.end()) continue;
+        // Alone on the left of a when-equation and never differentiated: a
+        // discrete Real, not a continuous variable to rewrite.
+        if (uc.when_assigned.count(name) &&
+            std::none_of(it->second.begin(), it->second.end(), [](const Use& u) { return u.ctx.der; }))
+            continue;
         Target t{name, {}};
         for (const Use& u : it->second)
             if (u.ref && rewritable(u.ctx) && (allow_der || !u.ctx.der)) t.rewritable.push_back(&u);
@@ -496,6 +508,11 @@ std::optional<Variant> scale_variable(const Variant& v, const Parsed& p, Rng& rn
     for (const auto& [name, d] : plain_reals(*p.cls)) {
         auto it = uc.uses.find(name);
         if (it == uc.uses.end()) continue;
+        // Alone on the left of a when-equation and never differentiated: a
+        // discrete Real, not a continuous variable to rewrite.
+        if (uc.when_assigned.count(name) &&
+            std::none_of(it->second.begin(), it->second.end(), [](const Use& u) { return u.ctx.der; }))
+            continue;
         bool ok = !d.decl->annotation;
         for (const Use& u : it->second) ok = ok && u.ref && rewritable(u.ctx) && !u.ctx.der;
         // Only `start = ...` (and `fixed`) in its own declaration.

@@ -129,6 +129,21 @@ TEST(LibraryLookup, AClassNameWithoutAModelFile) {
     EXPECT_NE(missing.diagnostics().find("no such class in the file or the libraries"), std::string::npos);
 }
 
+// A package that extends a class it declares itself (the Compliance
+// suite's root: `extends Icons.TestPackage;`): the base name is looked up
+// in the package, its inherited elements excluded (Modelica 3.6, 7.1.1).
+TEST(LibraryLookup, APackageExtendsAClassItDeclares) {
+    TempDir dir;
+    dir.write("Own/package.mo",
+              "within;\npackage Own\n  extends Icons.Base;\n  package Icons\n    partial package Base\n"
+              "      constant Real k = 2;\n    end Base;\n  end Icons;\n"
+              "  model M\n    parameter Real a = k;\n    Real x(start = 1, fixed = true);\n"
+              "  equation\n    der(x) = -a*x;\n  end M;\nend Own;\n");
+    FrontEnd fe("", {dir.path.string()}, "flatten", "Own.M");
+    ASSERT_FALSE(fe.result.stopped_on_input_error) << fe.diagnostics();
+    EXPECT_DOUBLE_EQ(value_of(fe, "a"), 2);  // k inherited by Own from its own Icons.Base
+}
+
 TEST(LibraryLookup, UnusedClassesAreNeverRefusedUsedOnesAreWithTheirLocation) {
     Lib lib;
     // Lib.Parts holds an external function; Osc does not use it.

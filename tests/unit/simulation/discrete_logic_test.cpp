@@ -139,5 +139,32 @@ TEST(DiscreteLogicSimulation, ChangeOfACounterFiresAtEachTick) {
     EXPECT_EQ(r.events[3].guards.size(), 2u);
 }
 
+// An Integer defined by an equation and read by nothing that decides a
+// mode (the Compliance suite's `Integer x; x = 3;`, a nested for-loop of
+// Integer equations) has its defined value from the start: it kept its
+// start value 0 before, and an assert on it failed at t = 0.
+TEST(DiscreteLogicSimulation, AnIntegerDefinedByAnEquationHoldsItsValueFromTheStart) {
+    testing::FrontEnd fe(R"(model I
+  Integer x[2];
+  Integer y;
+  Real z(start = 0, fixed = true);
+equation
+  for i in 1:2 loop
+    x[i] = 2*i;
+  end for;
+  y = x[1] + x[2];
+  assert(y == 6, "y is the sum");
+  der(z) = y;
+end I;)",
+                "simulation");
+    ASSERT_TRUE(fe.state.simulation) << fe.diagnostics();
+    EXPECT_FALSE(fe.has("sim-assert-violated")) << fe.diagnostics();
+    const SimulationResult& r = *fe.state.simulation;
+    EXPECT_EQ(r.final_values.at("x[1]"), 2);
+    EXPECT_EQ(r.final_values.at("x[2]"), 4);
+    EXPECT_EQ(r.final_values.at("y"), 6);
+    EXPECT_NEAR(r.final_values.at("z"), 6, 1e-9);
+}
+
 }  // namespace
 }  // namespace modeaudit
