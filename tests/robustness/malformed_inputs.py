@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """Malformed-input corpus: hostile or broken files given to `modeaudit check`.
 
-    malformed_inputs.py MODEAUDIT CORPUS_DIR WORKDIR
+    malformed_inputs.py MODEAUDIT CORPUS_DIR WORKDIR [TIMEOUT_SECONDS]
 
 Each input is generated (deterministically) into WORKDIR and checked with a
-30 s timeout. Every one must get an answer or a clear refusal: exit 0, 1 or 2,
+30 s timeout (the optional fourth argument: a sanitizer build runs some ten
+times slower, and its slowest inputs, 8 s in a Release build, need more). Every one must get an answer or a clear refusal: exit 0, 1 or 2,
 never 3 (internal error), a signal or a timeout; exit 2 must come with a
 diagnostic `file:line:col: error: ... [rule-id]` or a `modeaudit: error:`
 line. Besides the generated inputs, the fuzzers' findings
@@ -63,6 +64,7 @@ def inputs(corpus):
 
 def main():
     exe, corpus, work = sys.argv[1:4]
+    timeout = float(sys.argv[4]) if len(sys.argv) > 4 else 30.0
     exe, corpus = os.path.abspath(exe), os.path.abspath(corpus)
     os.makedirs(work, exist_ok=True)
     diagnostic = re.compile(r"(:\d+:\d+: error: .*\[[a-z]+(-[a-z0-9]+)+\])|(modeaudit: error: )")
@@ -73,9 +75,9 @@ def main():
         path = os.path.join(work, name)
         open(path, "wb").write(data)
         try:
-            r = subprocess.run([exe, "check", path, "--no-progress"], capture_output=True, timeout=30)
+            r = subprocess.run([exe, "check", path, "--no-progress"], capture_output=True, timeout=timeout)
         except subprocess.TimeoutExpired:
-            failures.append(f"{name}: no answer within 30 s")
+            failures.append(f"{name}: no answer within {timeout:g} s")
             continue
         out = (r.stdout + r.stderr).decode("utf-8", "replace")
         if r.returncode < 0:
