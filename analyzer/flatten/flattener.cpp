@@ -2859,8 +2859,31 @@ void Flattener::algorithm(const ast::AlgorithmSection& sec, Instance* inst, cons
     std::vector<int> assigned_order;
     std::vector<SourceRange> where;
     GiNaC::exmap current;
-    for (const ast::Statement& s : sec.statements) {
+    std::function<void(const std::vector<ast::Statement>&)> run = [&](const std::vector<ast::Statement>& statements) {
+    for (const ast::Statement& s : statements) {
         switch (s.kind) {
+            case ast::StatementKind::If: {
+                // The branch its conditions select when they are known when
+                // flattening (parameters, constants), in order: a later
+                // condition is not evaluated once one holds (11.2.6).
+                for (const auto& br : s.branches) {
+                    if (!br.condition) {
+                        run(br.body);
+                        break;
+                    }
+                    ConditionPtr c = fold(condition(*br.condition, ctx));
+                    if (c->kind != Condition::Kind::Constant)
+                        fail(rule::flatten_unsupported_construct, br.condition->range,
+                             "an if-statement in a model's algorithm is supported when its conditions are known when "
+                             "flattening (parameter expressions); this one depends on variables",
+                             {"write the assignments with if-expressions (x := if c then a else b) instead"});
+                    if (c->value) {
+                        run(br.body);
+                        break;
+                    }
+                }
+                break;
+            }
             case ast::StatementKind::Assign: {
                 if (!s.lhs || s.lhs->kind != ast::ExprKind::Ref)
                     fail(rule::flatten_unsupported_construct, s.range, "multiple assignment (a, b) := f(...) is not supported");
@@ -2921,9 +2944,12 @@ void Flattener::algorithm(const ast::AlgorithmSection& sec, Instance* inst, cons
                 fail(rule::flatten_unsupported_construct, s.range,
                      s.kind == ast::StatementKind::While
                          ? "a while loop is not supported in a model's algorithm (only in a function's)"
-                         : "only assignments and when-statements are supported in a model's algorithm");
+                         : "only assignments, if-statements with conditions known when flattening, "
+                           "when-statements and assert are supported in a model's algorithm");
         }
     }
+    };
+    run(sec.statements);
     for (std::size_t i = 0; i < assigned_order.size(); ++i) {
         int v = assigned_order[i];
         FlatEquation fe;

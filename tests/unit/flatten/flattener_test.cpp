@@ -364,6 +364,49 @@ end R;)",
     EXPECT_EQ(fe.flat().whens[0].actions[0].kind, WhenAction::Kind::RestartConstraint);
 }
 
+// If-statements in a model's algorithm with conditions known when
+// flattening: the first branch whose condition holds runs, later conditions
+// are not evaluated (an assert in them would fail), none holding keeps the
+// earlier assignment; a condition on variables is refused with the rewrite.
+TEST(Flatten, AnAlgorithmsIfStatementRunsTheBranchItsParametersSelect) {
+    FrontEnd fe(R"(model IfAlg
+  parameter Integer i = 5;
+  Real x, y;
+algorithm
+  x := 1;
+  if i > 10 then
+    x := 3;
+  elseif i < 20 then
+    x := 4;
+  elseif 1/(i - 5) > 0 then
+    x := 5;
+  end if;
+  y := 2;
+  if i == 7 then
+    y := 9;
+  end if;
+end IfAlg;)",
+                "flatten");
+    ASSERT_TRUE(fe.state.flat) << fe.diagnostics();
+    std::map<std::string, std::string> eq;
+    for (const FlatEquation& e : fe.flat().equations) eq[canonical(e.lhs)] = canonical(e.rhs);
+    EXPECT_EQ(eq["x"], "4");
+    EXPECT_EQ(eq["y"], "2");
+    FrontEnd bad(R"(model IfAlg
+  Real x(start = 1, fixed = true), y;
+equation
+  der(x) = -x;
+algorithm
+  y := 0;
+  if x > 0.5 then
+    y := 1;
+  end if;
+end IfAlg;)",
+                 "flatten");
+    EXPECT_FALSE(bad.state.flat);
+    EXPECT_NE(bad.diagnostics().find("this one depends on variables"), std::string::npos) << bad.diagnostics();
+}
+
 // A parameter with fixed = false computed in an initial algorithm from
 // parameters (the MSL's SimpleFriction): its value is the assignment's, the
 // run uses it (x(1) = exp(-6)); a value that is not known from parameters is
