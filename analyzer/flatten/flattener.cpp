@@ -111,6 +111,23 @@ ModPtr select_element(const ModPtr& m, long k) {
 
 // =========================================================================== classes
 
+// The literals of an enumeration type are distinct and none is named
+// like an attribute of the type (quantity, min, max, start, fixed), which
+// `E.min` would then denote twice (Modelica 3.6, 4.9.5.1).
+void Flattener::check_enumeration_literals(const ast::ClassDef& e) {
+    std::set<std::string> seen;
+    for (const std::string& l : e.enumeration_literals) {
+        if (!seen.insert(l).second)
+            fail(rule::flatten_type_mismatch, e.name_range,
+                 fmt::format("the enumeration '{}' lists the literal '{}' twice", e.name, l));
+        if (l == "quantity" || l == "min" || l == "max" || l == "start" || l == "fixed")
+            fail(rule::flatten_type_mismatch, e.name_range,
+                 fmt::format("the enumeration '{}' has a literal named '{}', the name of one of its attributes "
+                             "(quantity, min, max, start, fixed); rename the literal",
+                             e.name, l));
+    }
+}
+
 TypeInfo Flattener::resolve_type(const ast::ComponentRef& ref, const LexScope* from,
                                  std::vector<const ast::ClassDef*>& stack, SourceRange where) {
     TypeInfo t;
@@ -134,6 +151,7 @@ TypeInfo Flattener::resolve_type(const ast::ComponentRef& ref, const LexScope* f
                  fmt::format("class '{}' is defined in terms of itself", hit.cls->name));
         refuse_unsupported_in(*hit.cls);
         if (hit.cls->is_enumeration) {
+            check_enumeration_literals(*hit.cls);
             // An enumeration is an Integer 1..n whose literals are its values.
             t.builtin = true;
             t.base = BaseType::Integer;
@@ -713,6 +731,7 @@ void Flattener::add_conditional_components(Instance& inst, std::vector<const ast
                              inst.qualify(dc.decl->name)));
         if (c->value) {
             add_component(inst, dc.lex, *dc.clause, *dc.decl, dc.mod, dc.is_protected, stack);
+            inst.conditional.insert(dc.decl->name);
         } else {
             if (inst.members.count(dc.decl->name) || inst.absent.count(dc.decl->name))
                 fail(rule::flatten_type_mismatch, dc.decl->name_range,
@@ -873,6 +892,13 @@ Resolved Flattener::resolve(const ast::ComponentRef& ref, const Ctx& ctx) {
         if (it == where->members.end() && !ref.global && add_on_demand(*where, first.ident, first.range))
             it = where->members.find(first.ident);
         if (it != where->members.end()) cur = &it->second;
+        if (cur && !ref.global && !connecting_ && where->conditional.count(first.ident))
+            fail(rule::flatten_type_mismatch, first.range,
+                 fmt::format("'{}' is a conditional component: it may be used only in connect equations "
+                             "(Modelica 3.6, 4.4.5), not in an expression",
+                             where->qualify(first.ident)),
+                 {"connect it to an unconditional component and use that one, as the standard library's "
+                  "conditional ports do"});
     }
     if (!cur && !ref.global) {
         // A constant of an enclosing instance's class (packages are not instantiated).
@@ -2963,6 +2989,12 @@ void Flattener::algorithm(const ast::AlgorithmSection& sec, Instance* inst, cons
 }
 
 void Flattener::connect(const ast::Equation& eq, const EqCtx& ec) {
+    struct Connecting {
+        bool& flag;
+        bool was;
+        ~Connecting() { flag = was; }
+    } connecting{connecting_, connecting_};
+    connecting_ = true;
     ConnectRecord rec;
     rec.range = eq.range;
     // A connect equation with a side in an absent conditional component is

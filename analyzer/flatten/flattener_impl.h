@@ -229,6 +229,7 @@ private:
         if (ctx.inst && ctx.inst->lex) return ctx.inst->lex;
         return lookup_.file_scope();
     }
+    void check_enumeration_literals(const ast::ClassDef& e);
     TypeInfo resolve_type(const ast::ComponentRef& ref, const LexScope* from,
                           std::vector<const ast::ClassDef*>& stack, SourceRange where);
     ModPtr to_mod(const ast::Modification* m, Instance* scope, const LexScope* lex = nullptr);
@@ -462,6 +463,7 @@ private:
     void assert_action(const ast::Expr& call, FlatWhen* w, const EqCtx& ec);
     void algorithm(const ast::AlgorithmSection& sec, Instance* inst, const LexScope* lex);
     void connect(const ast::Equation& eq, const EqCtx& ec);
+    bool connecting_ = false;  // inside connect(): a conditional component may be named
     std::vector<std::string> suppressions(const ast::Modification* annotation, const Ctx& ctx);
 
     // ---- finishing

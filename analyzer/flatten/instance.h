@@ -104,6 +104,7 @@ struct Instance {
     std::map<std::string, Member> inner_parts;
     std::map<std::string, Member> members;
     std::set<std::string> absent;      // conditional components whose condition is false
+    std::set<std::string> conditional; // conditional components whose condition is true
     std::vector<std::string> member_order;
     int depth = 0;
 

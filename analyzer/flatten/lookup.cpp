@@ -402,6 +402,17 @@ std::vector<std::string> Lookup::declared_elsewhere(const ast::ComponentRef& ref
                     sub && sub->cls->kind == ast::ClassKind::Package && !sub->cls->is_short)
                     visit(*sub);
     };
+    // Files the search reads for the first time may hold errors of their
+    // own (a construct outside the subset in an unrelated package): they
+    // are no finding of this model, which never uses them.
+    const std::size_t reported = sink_.size();
+    struct Forget {
+        DiagnosticSink& sink;
+        std::size_t keep;
+        ~Forget() {
+            if (sink.size() > keep) sink.mutable_all().resize(keep);
+        }
+    } forget{sink_, reported};
     try {
         for (const auto& c : file_.classes)
             if (c->kind == ast::ClassKind::Package) visit(ClassHit{c.get(), scope_for(c.get(), file_scope())});

@@ -407,6 +407,45 @@ end IfAlg;)",
     EXPECT_NE(bad.diagnostics().find("this one depends on variables"), std::string::npos) << bad.diagnostics();
 }
 
+// Enumeration literals are distinct and not named like the type's
+// attributes (Modelica 3.6, 4.9.5.1); a conditional component is used only
+// in connect equations (4.4.5): in an equation, an algorithm, a binding or
+// a modifier it is an error at the use.
+TEST(Flatten, EnumerationLiteralsAndConditionalComponentsAreUsedAsTheLanguageAllows) {
+    FrontEnd dup("model E1\n  type E = enumeration(one, two, one);\n  parameter E e = E.two;\nend E1;", "flatten");
+    EXPECT_NE(dup.diagnostics().find("lists the literal 'one' twice"), std::string::npos) << dup.diagnostics();
+    FrontEnd attr("model E2\n  type E = enumeration(low, max);\n  parameter E e = E.low;\nend E2;", "flatten");
+    EXPECT_NE(attr.diagnostics().find("has a literal named 'max'"), std::string::npos) << attr.diagnostics();
+    FrontEnd ok("model E3\n  type E = enumeration(low, high);\n  parameter E e = E.high;\nend E3;", "flatten");
+    EXPECT_TRUE(ok.state.flat) << ok.diagnostics();
+    const char* uses[] = {
+        "model C\n  Real x if true;\nequation\n  x = 2;\nend C;",
+        "model C\n  Real x = 2 if true;\n  Real y = x;\nend C;",
+        "model C\n  model A\n    Real y = 1;\n  end A;\n  Real x = 3 if true;\n  A a(y = x);\nend C;",
+    };
+    for (const char* text : uses) {
+        FrontEnd fe(text, "flatten");
+        EXPECT_FALSE(fe.state.flat) << text;
+        EXPECT_NE(fe.diagnostics().find("'x' is a conditional component: it may be used only in connect equations"),
+                  std::string::npos)
+            << fe.diagnostics();
+    }
+    FrontEnd connected(R"(model C2
+  connector P
+    Real v;
+    flow Real i;
+  end P;
+  parameter Boolean use = true;
+  P p if use;
+  P q;
+equation
+  connect(p, q);
+  q.v = 1;
+end C2;)",
+                       "flatten");
+    EXPECT_TRUE(connected.state.flat) << connected.diagnostics();
+}
+
 // A parameter with fixed = false computed in an initial algorithm from
 // parameters (the MSL's SimpleFriction): its value is the assignment's, the
 // run uses it (x(1) = exp(-6)); a value that is not known from parameters is

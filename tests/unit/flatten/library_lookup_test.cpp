@@ -144,6 +144,20 @@ TEST(LibraryLookup, APackageExtendsAClassItDeclares) {
     EXPECT_DOUBLE_EQ(value_of(fe, "a"), 2);  // k inherited by Own from its own Icons.Base
 }
 
+// The search for where an unresolved name is declared reads packages the
+// model never uses; their own parse errors are not reported with it.
+TEST(LibraryLookup, TheHintSearchDoesNotReportUnrelatedFiles) {
+    TempDir dir;
+    dir.write("Pack/package.mo", "within;\npackage Pack\nend Pack;\n");
+    dir.write("Pack/Broken/package.mo", "within Pack;\npackage Broken\n  model B\n    Real x = (;\n  end B;\nend Broken;\n");
+    dir.write("Pack/Parts/package.mo", "within Pack;\npackage Parts\n  model Wanted\n  end Wanted;\nend Parts;\n");
+    FrontEnd fe("model M\n  Wanted w;\nend M;\n", {dir.path.string()}, "flatten", "");
+    ASSERT_TRUE(fe.result.stopped_on_input_error);
+    const std::string d = fe.diagnostics();
+    EXPECT_NE(d.find("declared as 'Pack.Parts.Wanted'"), std::string::npos) << d;
+    EXPECT_FALSE(fe.has("parse-syntax-error")) << d;
+}
+
 TEST(LibraryLookup, UnusedClassesAreNeverRefusedUsedOnesAreWithTheirLocation) {
     Lib lib;
     // Lib.Parts holds an external function; Osc does not use it.
