@@ -25,6 +25,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <numeric>
 #include <charconv>
 #include <functional>
 #include <set>
@@ -2601,12 +2602,42 @@ void Flattener::report_restart_constraint(SourceRange where) {
 // clause; an initial equation `v = e` with e known (an initial algorithm's
 // `v := e`) gives its start value.
 void Flattener::settle_when_assigned_reals() {
+    // Differentiated through an alias counts (`a*v + b*w = 0` with der(w)
+    // somewhere): the same variable written twice, a state.
+    std::vector<int> parent(model_->variables.size());
+    std::iota(parent.begin(), parent.end(), 0);
+    std::function<int(int)> root = [&](int v) {
+        while (parent[static_cast<std::size_t>(v)] != v) v = parent[static_cast<std::size_t>(v)] = parent[static_cast<std::size_t>(parent[static_cast<std::size_t>(v)])];
+        return v;
+    };
+    if (!when_assigned_reals_.empty())
+        for (const FlatEquation& e : model_->equations) {
+            if (!e.active_when.empty()) continue;
+            const ex r = checked_expand(e.residual());
+            if (!GiNaC::is_a<GiNaC::add>(r) || r.nops() != 2) continue;
+            int ends[2] = {-1, -1};
+            for (std::size_t i = 0; i < 2; ++i) {
+                ex term = r.op(i);
+                if (GiNaC::is_a<GiNaC::mul>(term) && term.nops() == 2 && GiNaC::is_a<GiNaC::numeric>(term.op(1)))
+                    term = term.op(0);
+                if (!GiNaC::is_a<GiNaC::symbol>(term)) break;
+                auto m = model_->symbols.meaning(GiNaC::ex_to<GiNaC::symbol>(term));
+                if (!m || m->role != SymbolTable::Meaning::Role::Variable) break;
+                ends[i] = m->index;
+            }
+            if (ends[0] >= 0 && ends[1] >= 0) parent[static_cast<std::size_t>(root(ends[0]))] = root(ends[1]);
+        }
+    std::set<int> differentiated_classes;
+    for (std::size_t v = 0; v < model_->variables.size(); ++v)
+        if (model_->symbols.find_derivative(static_cast<int>(v), 1)) differentiated_classes.insert(root(static_cast<int>(v)));
     std::map<int, bool> discrete;  // variable -> made discrete
     for (const WhenAssignedReal& c : when_assigned_reals_) {
-        if (!discrete.count(c.variable)) discrete[c.variable] = !model_->symbols.find_derivative(c.variable, 1);
+        if (!discrete.count(c.variable)) discrete[c.variable] = !differentiated_classes.count(root(c.variable));
         WhenAction& a = model_->whens.at(c.when).actions.at(c.action);
         if (!discrete[c.variable]) {
-            report_restart_constraint(a.range);
+            // A state: a restart constraint (extension 1), or in an
+            // algorithm flatten-continuous-assigned-in-when.
+            if (a.kind == WhenAction::Kind::RestartConstraint) report_restart_constraint(a.range);
             continue;
         }
         a.kind = WhenAction::Kind::AssignDiscrete;
@@ -2620,8 +2651,13 @@ void Flattener::settle_when_assigned_reals() {
         if (var.variability == Variability::Discrete && var.start && numeric_value(*var.start))
             starts[model_->symbols.variable(static_cast<int>(v))] = *var.start;
     }
-    for (const auto& [v, made] : discrete) {
-        if (!made) continue;
+    // A discrete Real given a known value by an initial equation (`discrete
+    // Real x; initial equation x = 1;`, an initial algorithm's `x := 1`):
+    // that value is its start.
+    for (std::size_t vi = 0; vi < model_->variables.size(); ++vi) {
+        const int v = static_cast<int>(vi);
+        if (model_->variables[vi].variability != Variability::Discrete || model_->variables[vi].type != BaseType::Real)
+            continue;
         const ex sym = model_->symbols.variable(v);
         auto& ie = model_->initial_equations;
         for (auto it = ie.begin(); it != ie.end(); ++it) {
@@ -2733,6 +2769,12 @@ void Flattener::when_statements(const std::vector<ast::Statement>& body, FlatWhe
                     Ctx vc = ctx;
                     vc.pre_for_state = true;
                     a.value = scalar(*s.rhs, vc, "the assigned value");
+                    // Unless v is differentiated: a discrete Real, assigned
+                    // this value at the event (settle_when_assigned_reals).
+                    if (var.type == BaseType::Real) {
+                        a.rhs = scalar(*s.rhs, ctx, "the assigned value");
+                        when_assigned_reals_.push_back({model_->whens.size(), w.actions.size(), v});
+                    }
                 } else {
                     fail(rule::flatten_type_mismatch, s.range,
                          fmt::format("'{}' is a parameter; it cannot be assigned at an event", var.name));

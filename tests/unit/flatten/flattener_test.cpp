@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "flatten/flattener.h"
+#include "simulation/simulation.h"
 #include "support/front_end.h"
 
 namespace modeaudit {
@@ -344,6 +345,42 @@ end Pulse;)",
     EXPECT_NEAR(fe.state.simulation->final_values.at("x"), 0.65 + 0.4, 1e-6);
 }
 
+// A Real assigned in a when-statement and differentiated nowhere is a
+// discrete Real too (the sequential assignments read each other); a
+// declared discrete Real takes its start from an initial equation.
+TEST(Flatten, WhenStatementsAssignDiscreteRealsAndInitialEquationsStartThem) {
+    FrontEnd fe(R"(model W
+  Real x;
+  Real y1, y3;
+  discrete Real c;
+initial equation
+  c = 1;
+algorithm
+  when x > 1 then
+    y1 := 2*x;
+    y3 := y1 + 1;
+  end when;
+equation
+  x = 2*time;
+  when time >= 0.5 then
+    c = pre(c) + 1;
+  end when;
+  annotation(experiment(StopTime = 1));
+end W;)",
+                "simulation");
+    ASSERT_TRUE(fe.state.flat) << fe.diagnostics();
+    EXPECT_FALSE(fe.has("flatten-continuous-assigned-in-when")) << fe.diagnostics();
+    const FlatVariable& c = fe.flat().variables[static_cast<std::size_t>(fe.flat().find_variable("c"))];
+    ASSERT_TRUE(c.start);
+    EXPECT_EQ(canonical(*c.start), "1");
+    ASSERT_TRUE(fe.state.simulation) << fe.diagnostics();
+    const SimulationResult& r = *fe.state.simulation;
+    EXPECT_EQ(r.stopped_because, StopReason::StopTime) << (r.messages.empty() ? "" : r.messages.front());
+    EXPECT_NEAR(r.final_values.at("y1"), 2, 1e-9);  // x = 1 at t = 0.5
+    EXPECT_NEAR(r.final_values.at("y3"), 3, 1e-9);
+    EXPECT_NEAR(r.final_values.at("c"), 2, 1e-12);
+}
+
 // A variable alone on the left of a when-equation that is differentiated
 // somewhere stays a restart constraint (extension 1).
 TEST(Flatten, AWhenEquationOnAStateIsARestartConstraint) {
@@ -362,6 +399,22 @@ end R;)",
     EXPECT_EQ(v.variability, Variability::Continuous);
     ASSERT_EQ(fe.flat().whens.size(), 1u);
     EXPECT_EQ(fe.flat().whens[0].actions[0].kind, WhenAction::Kind::RestartConstraint);
+    // The same through an alias of the state (a scaled one): still a state.
+    FrontEnd alias(R"(model R
+  Real v(start = 1, fixed = true);
+  Real w;
+equation
+  1000*w = 1000*v;
+  der(v) = -1;
+  when v < 0 then
+    w = -0.5*pre(w);
+  end when;
+end R;)",
+                   "flatten");
+    ASSERT_TRUE(alias.state.flat) << alias.diagnostics();
+    EXPECT_TRUE(alias.has("flatten-restart-constraint")) << alias.diagnostics();
+    const FlatVariable& w = alias.flat().variables[static_cast<std::size_t>(alias.flat().find_variable("w"))];
+    EXPECT_EQ(w.variability, Variability::Continuous);
 }
 
 // If-statements in a model's algorithm with conditions known when
