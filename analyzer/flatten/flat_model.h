@@ -119,6 +119,7 @@ struct WhenAction {
     GiNaC::ex lhs, rhs;          // RestartConstraint: relates pre(v) to v
     ConditionPtr assertion;      // Assert
     std::string message;         // Assert, Terminate
+    std::string level = "error"; // Assert: "error" or "warning" (its AssertionLevel)
     SourceRange range;
 };
 

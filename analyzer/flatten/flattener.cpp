@@ -2426,6 +2426,25 @@ void Flattener::equation(const ast::Equation& eq, const EqCtx& outer) {
             connect(eq, ec);
             return;
         case ast::EquationKind::If: {
+            // `if terminal() then assert(...); end if;`: terminal() is true at
+            // the final instant only, so the asserts are checked there, as
+            // in `when terminal() then ... end when;` (3.7.4.2).
+            if (eq.branches.size() == 1 && eq.branches[0].condition &&
+                eq.branches[0].condition->kind == ast::ExprKind::Call &&
+                eq.branches[0].condition->ref.dotted() == "terminal" && eq.branches[0].condition->args.empty() &&
+                std::all_of(eq.branches[0].body.begin(), eq.branches[0].body.end(), [](const ast::Equation& b) {
+                    return b.kind == ast::EquationKind::Call && b.call && b.call->ref.dotted() == "assert";
+                })) {
+                FlatWhen w;
+                w.chain = ++when_chain_;
+                w.terminal = true;
+                w.range = eq.range;
+                Ctx body = ctx;
+                body.in_when = true;
+                when_equations(eq.branches[0].body, w, body);
+                model_->whens.push_back(std::move(w));
+                return;
+            }
             std::vector<std::pair<int, bool>> negated;  // earlier conditions, false
             FlatModel::IfEquationShape shape;
             shape.range = eq.range;
@@ -2531,6 +2550,7 @@ void Flattener::assert_action(const ast::Expr& call, FlatWhen* w, const EqCtx& e
         a.kind = WhenAction::Kind::Assert;
         a.assertion = c;
         a.message = text;
+        a.level = level;
         a.range = call.range;
         w->actions.push_back(a);
         return;
@@ -2931,6 +2951,26 @@ void Flattener::algorithm(const ast::AlgorithmSection& sec, Instance* inst, cons
     for (const ast::Statement& s : statements) {
         switch (s.kind) {
             case ast::StatementKind::If: {
+                // `if terminal() then assert(...); end if;`: checked at the
+                // final instant, as in an equation section.
+                if (s.branches.size() == 1 && s.branches[0].condition &&
+                    s.branches[0].condition->kind == ast::ExprKind::Call &&
+                    s.branches[0].condition->ref.dotted() == "terminal" && s.branches[0].condition->args.empty() &&
+                    std::all_of(s.branches[0].body.begin(), s.branches[0].body.end(), [](const ast::Statement& b) {
+                        return b.kind == ast::StatementKind::Call && b.call && b.call->ref.dotted() == "assert";
+                    })) {
+                    FlatWhen w;
+                    w.chain = ++when_chain_;
+                    w.terminal = true;
+                    w.in_algorithm = true;
+                    w.range = s.range;
+                    EqCtx ec;
+                    ec.ctx = ctx;
+                    ec.ctx.in_when = true;
+                    for (const ast::Statement& b : s.branches[0].body) assert_action(*b.call, &w, ec);
+                    model_->whens.push_back(std::move(w));
+                    break;
+                }
                 // The branch its conditions select when they are known when
                 // flattening (parameters, constants), in order: a later
                 // condition is not evaluated once one holds (11.2.6).

@@ -93,6 +93,20 @@ std::optional<bool> SimulationDriver::event_truth(const Condition& c, const std:
 bool SimulationDriver::assign_discrete(const std::vector<WhenAction>& actions, const std::map<std::string, double>& left, double t,
                      std::string& why) {
     for (const WhenAction& a : actions) {
+        if (a.kind == WhenAction::Kind::Assert && a.assertion) {
+            std::string missing;
+            const std::optional<bool> holds = event_truth(*a.assertion, left, t, missing);
+            if (!holds || !*holds) {
+                SimulationResult::EventAssert r;
+                r.time = t;
+                r.message = a.message;
+                r.level = a.level;
+                r.range = a.range;
+                if (!holds) r.unevaluated = missing.empty() ? std::string("its condition has no value") : missing;
+                result_.event_asserts.push_back(std::move(r));
+            }
+            continue;
+        }
         if (a.kind != WhenAction::Kind::AssignDiscrete || a.variable < 0 || !tracked(a.variable)) continue;
         const FlatVariable& var = flat_.variables.at(static_cast<std::size_t>(a.variable));
         std::string missing;

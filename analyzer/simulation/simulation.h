@@ -275,6 +275,16 @@ struct SimulationResult {
         SourceRange range;                  // the transition's
     };
     std::vector<Graze> grazes;
+    // An assert inside a when-clause, checked when the clause fires (its
+    // condition at the event, after the clause's assignments before it):
+    // each failure, or an assert that cannot be evaluated there.
+    struct EventAssert {
+        double time = 0;
+        std::string message, level;         // level "error" or "warning"
+        std::string unevaluated;            // why it cannot be evaluated (empty: it failed)
+        SourceRange range;                  // the assert's
+    };
+    std::vector<EventAssert> event_asserts;
     // A search that stopped at its work limit (CrossingOptions::max_enclosures,
     // event_detection.h) over [t0, t1]: a guard crossing or an assert
     // violation there may have been missed (sim-event-search-incomplete).

@@ -499,6 +499,42 @@ end C2;)",
     EXPECT_TRUE(connected.state.flat) << connected.diagnostics();
 }
 
+// Asserts inside when-clauses are checked when their clause fires (they
+// were never checked: a silent pass); `if terminal() then assert(...)` is
+// `when terminal()`, in equations and algorithms; AssertionLevel.warning
+// makes a warning.
+TEST(Flatten, AssertsInWhenClausesAreCheckedWhenTheyFire) {
+    FrontEnd fe(R"(model A
+  Real x(start = 0, fixed = true);
+  Integer n(start = 0, fixed = true);
+equation
+  der(x) = 1;
+  when x > 0.25 then
+    n = pre(n) + 1;
+    assert(n == 1, "one crossing");
+    assert(x > 0.3, "checked at the crossing", AssertionLevel.warning);
+  end when;
+  if terminal() then
+    assert(x < 0.5, "x ends below 0.5");
+  end if;
+algorithm
+  if terminal() then
+    assert(x > 0.9, "x ends above 0.9");
+  end if;
+  annotation(experiment(StopTime = 1));
+end A;)",
+                "simulation");
+    ASSERT_TRUE(fe.state.simulation) << fe.diagnostics();
+    std::vector<std::string> got;
+    for (const Diagnostic& d : fe.state.sink.all())
+        if (d.rule == "sim-assert-violated")
+            got.push_back(std::string(d.severity == Severity::warning ? "warning: " : "error: ") + d.message);
+    ASSERT_EQ(got.size(), 2u) << fe.diagnostics();
+    EXPECT_NE(got[0].find("warning: assert \"checked at the crossing\" is violated at t = 0.25"), std::string::npos)
+        << got[0];
+    EXPECT_NE(got[1].find("error: assert \"x ends below 0.5\" is violated at t = 1"), std::string::npos) << got[1];
+}
+
 // A parameter with fixed = false computed in an initial algorithm from
 // parameters (the MSL's SimpleFriction): its value is the assignment's, the
 // run uses it (x(1) = exp(-6)); a value that is not known from parameters is
