@@ -458,6 +458,10 @@ void Flattener::add_component(Instance& inst, const LexScope* lex, const ast::Co
                 continue;
             }
             ++position;
+            if (std::optional<long> n = enumeration_extent(*e, ctx)) {  // `Real x[E]`
+                dims.push_back(*n);
+                continue;
+            }
             ex size = scalar(*e, ctx, "an array size");
             auto num = numeric_value(size);
             if (!num || !num->is_integer())
@@ -1318,7 +1322,26 @@ Value Flattener::concatenation(const ast::Expr& e, const Ctx& ctx) {
     return *r;
 }
 
+std::optional<long> Flattener::enumeration_extent(const ast::Expr& e, const Ctx& ctx) {
+    if (e.kind != ast::ExprKind::Ref || e.ref.global) return std::nullopt;
+    for (const ast::NamePart& p : e.ref.parts)
+        if (!p.subscripts.empty()) return std::nullopt;
+    const std::string& first = e.ref.parts[0].ident;
+    if ((ctx.locals && ctx.locals->count(first)) || (ctx.inst && ctx.inst->members.count(first))) return std::nullopt;
+    std::optional<NameHit> hit = lookup_.lookup_element(e.ref, lex_of(ctx));
+    if (!hit || hit->kind != NameHit::Kind::Class || hit->parts != e.ref.parts.size()) return std::nullopt;
+    const ast::ClassDef* c = hit->cls.cls;
+    if (!c || !c->is_enumeration) return std::nullopt;
+    check_enumeration_literals(*c);
+    return static_cast<long>(c->enumeration_literals.size());
+}
+
 std::vector<long> Flattener::range_values(const ast::Expr& e, const Ctx& ctx) {
+    if (std::optional<long> n = enumeration_extent(e, ctx)) {  // `for e in E`: its literals in order
+        std::vector<long> out;
+        for (long k = 1; k <= *n; ++k) out.push_back(k);
+        return out;
+    }
     if (e.kind != ast::ExprKind::Range) {
         Value v = value(e, ctx);
         if (v.dims.size() != 1)
@@ -2542,8 +2565,13 @@ void Flattener::assert_action(const ast::Expr& call, FlatWhen* w, const EqCtx& e
         text = ast::to_modelica(msg);
     std::string level = "error";
     if (call.args.size() == 3) {
-        std::string l = ast::to_modelica(*call.args[2].value);
-        if (l.find("warning") != std::string::npos) level = "warning";
+        // The literal AssertionLevel.warning; a level that varies (`if x >
+        // 0.6 then AssertionLevel.error else AssertionLevel.warning`) is
+        // taken as error, the stricter one, so a failure is never passed
+        // over as a warning.
+        const ast::Expr& l = *call.args[2].value;
+        if (l.kind == ast::ExprKind::Ref && !l.ref.parts.empty() && l.ref.parts.back().ident == "warning")
+            level = "warning";
     }
     if (w) {
         WhenAction a;

@@ -387,6 +387,9 @@ private:
     ConditionPtr fold(ConditionPtr c);
     ex total_derivative(const ex& e, SourceRange where);
     std::vector<long> range_values(const ast::Expr& e, const Ctx& ctx);
+    // The number of literals when `e` names an enumeration type (an array
+    // dimension `x[E]`, a range `for e in E`), nullopt otherwise.
+    std::optional<long> enumeration_extent(const ast::Expr& e, const Ctx& ctx);
     std::vector<std::map<std::string, Value>> iterations(const std::vector<ast::ForIterator>& its,
                                                          const Ctx& ctx);
     int new_condition(ConditionPtr c, SourceRange where);

@@ -535,6 +535,28 @@ end A;)",
     EXPECT_NE(got[1].find("error: assert \"x ends below 0.5\" is violated at t = 1"), std::string::npos) << got[1];
 }
 
+// An enumeration type as an array dimension (`x[E]`) and as a for-range
+// (`for e in E`, its literals in order); a literal subscripts the array.
+TEST(Flatten, AnEnumerationTypeGivesADimensionAndARange) {
+    FrontEnd fe(R"(model En
+  type E = enumeration(low, mid, high);
+  parameter Real w[E] = {1, 2, 3};
+  Real x[E];
+equation
+  for e in E loop
+    x[e] = 10*w[e] + Integer(e);
+  end for;
+end En;)",
+                "flatten");
+    ASSERT_TRUE(fe.state.flat) << fe.diagnostics();
+    std::map<std::string, std::string> eq;
+    for (const FlatEquation& e : fe.flat().equations) eq[canonical(e.lhs)] = canonical(e.rhs);
+    ASSERT_EQ(eq.size(), 3u);
+    EXPECT_EQ(eq["x[1]"], "11");
+    EXPECT_EQ(eq["x[2]"], "22");
+    EXPECT_EQ(eq["x[3]"], "33");
+}
+
 // A parameter with fixed = false computed in an initial algorithm from
 // parameters (the MSL's SimpleFriction): its value is the assignment's, the
 // run uses it (x(1) = exp(-6)); a value that is not known from parameters is
