@@ -201,6 +201,10 @@ private:
     // values, pre() their start values, relations evaluated at `at`. False
     // with `why` when a definition cannot be evaluated.
     bool settle_tracked_definitions(const std::map<std::string, double>& at, double t, std::string& why);
+    // The discrete logic (modes/discrete_logic.h), built on first use.
+    void ensure_logic();
+    // The discrete values now: the mode's mode variables and the tracked ones.
+    DiscreteState discrete_state() const;
     // The event iteration of the discrete event conditions
     // (ModeSet::discrete_triggers: change(k) of a counter, k >= 3) after a
     // restart step's assignments: a clause whose condition is true now and

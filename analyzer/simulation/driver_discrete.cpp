@@ -209,23 +209,31 @@ void SimulationDriver::reset_discrete(double t) {
         }
 }
 
+void SimulationDriver::ensure_logic() {
+    if (logic_) return;
+    logic_.emplace(flat_);
+    std::vector<std::string> loop;
+    SourceRange where;
+    logic_->order_definitions(loop, where);  // a loop is the modes stage's finding
+}
+
+DiscreteState SimulationDriver::discrete_state() const {
+    DiscreteState s;
+    s.discrete.assign(flat_.variables.size(), 0);
+    for (const auto& [v, value] : mode_variables_) s.discrete[static_cast<std::size_t>(v)] = value;
+    for (std::size_t v = 0; v < flat_.variables.size(); ++v)
+        if (tracked(static_cast<int>(v))) s.discrete[v] = std::llround(discrete_[v]);
+    return s;
+}
+
 bool SimulationDriver::settle_tracked_definitions(const std::map<std::string, double>& at, double t,
                                                   std::string& why) {
     if (flat_.relation_definitions.empty() && flat_.integer_definitions.empty()) return true;
-    if (!logic_) {
-        logic_.emplace(flat_);
-        std::vector<std::string> loop;
-        SourceRange where;
-        logic_->order_definitions(loop, where);  // a loop is the modes stage's finding
-    }
+    ensure_logic();
     bool any = false;
     for (int v : logic_->defined()) any = any || tracked(v);
     if (!any) return true;
-    DiscreteState before;
-    before.discrete.assign(flat_.variables.size(), 0);
-    for (const auto& [v, value] : mode_variables_) before.discrete[static_cast<std::size_t>(v)] = value;
-    for (std::size_t v = 0; v < flat_.variables.size(); ++v)
-        if (tracked(static_cast<int>(v))) before.discrete[v] = std::llround(discrete_[v]);
+    const DiscreteState before = discrete_state();
     std::string missing;
     const RelationTruth relation = [&](const Condition& c) {
         std::string m;
@@ -257,18 +265,8 @@ int SimulationDriver::event_target(const std::vector<const Transition*>& fired,
         why = combined_why;
         return combined;
     }
-    if (!logic_) {
-        logic_.emplace(flat_);
-        std::vector<std::string> loop;
-        SourceRange where;
-        logic_->order_definitions(loop, where);  // a loop is the modes stage's finding
-    }
-    // The discrete values before the step: the mode's and the tracked ones.
-    DiscreteState before;
-    before.discrete.assign(flat_.variables.size(), 0);
-    for (const auto& [v, value] : mode_variables_) before.discrete[static_cast<std::size_t>(v)] = value;
-    for (std::size_t v = 0; v < flat_.variables.size(); ++v)
-        if (tracked(static_cast<int>(v))) before.discrete[v] = std::llround(discrete_[v]);
+    ensure_logic();
+    const DiscreteState before = discrete_state();  // the values before the step
     // A relation whose function is a fired guard (or its negative) has
     // crossed: the guard rose through zero (a when-condition's relation as
     // well as a relation crossing). Any other is evaluated at the event from
