@@ -413,30 +413,16 @@ void eliminate_aliases(FlatModel& model) {
 
     auto alias_of = [&](const FlatEquation& e, int& a, int& b, int& sign) -> bool {
         if (!e.active_when.empty() || e.initial) return false;
-        ex r = checked_expand(e.residual());
-        if (!GiNaC::is_a<GiNaC::add>(r) || r.nops() != 2) return false;
-        int idx[2];
-        int coef[2];
-        for (std::size_t i = 0; i < 2; ++i) {
-            ex term = r.op(i);
-            ex c = 1;
-            if (GiNaC::is_a<GiNaC::mul>(term) && term.nops() == 2 && GiNaC::is_a<GiNaC::numeric>(term.op(1))) {
-                c = term.op(1);
-                term = term.op(0);
-            }
-            if (!GiNaC::is_a<GiNaC::symbol>(term)) return false;
-            if (!(c.is_equal(1) || c.is_equal(-1))) return false;
-            auto m = model.symbols.meaning(GiNaC::ex_to<GiNaC::symbol>(term));
-            if (!m || m->role != SymbolTable::Meaning::Role::Variable) return false;
-            const FlatVariable& var = model.variables[static_cast<std::size_t>(m->index)];
+        const std::optional<LinearPair> p = linear_pair(model, e);
+        if (!p || p->a == p->b) return false;
+        for (const auto& [v, c] : {std::pair{p->a, p->ca}, std::pair{p->b, p->cb}}) {
+            if (!(c == 1 || c == -1)) return false;
+            const FlatVariable& var = model.variables[static_cast<std::size_t>(v)];
             if (var.variability != Variability::Continuous || var.type != BaseType::Real) return false;
-            idx[i] = m->index;
-            coef[i] = c.is_equal(1) ? 1 : -1;
         }
-        if (idx[0] == idx[1]) return false;
-        a = idx[0];
-        b = idx[1];
-        sign = coef[0] == coef[1] ? -1 : 1;  // a - b = 0 -> a = b; a + b = 0 -> a = -b
+        a = p->a;
+        b = p->b;
+        sign = p->ca == p->cb ? -1 : 1;  // a - b = 0 -> a = b; a + b = 0 -> a = -b
         return true;
     };
 

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "common/internal_error.h"
+#include "flatten/expression_limits.h"
 
 namespace modeaudit {
 
@@ -84,6 +85,26 @@ std::optional<SymbolTable::Meaning> SymbolTable::meaning(const GiNaC::symbol& s)
 int SymbolTable::highest_derivative(int v) const {
     auto it = max_order_.find(v);
     return it == max_order_.end() ? 0 : it->second;
+}
+
+std::optional<LinearPair> linear_pair(const FlatModel& model, const FlatEquation& e) {
+    const GiNaC::ex r = checked_expand(e.residual());
+    if (!GiNaC::is_a<GiNaC::add>(r) || r.nops() != 2) return std::nullopt;
+    int index[2];
+    GiNaC::numeric coefficient[2];
+    for (std::size_t i = 0; i < 2; ++i) {
+        GiNaC::ex term = r.op(i);
+        coefficient[i] = 1;
+        if (GiNaC::is_a<GiNaC::mul>(term) && term.nops() == 2 && GiNaC::is_a<GiNaC::numeric>(term.op(1))) {
+            coefficient[i] = GiNaC::ex_to<GiNaC::numeric>(term.op(1));
+            term = term.op(0);
+        }
+        if (!GiNaC::is_a<GiNaC::symbol>(term)) return std::nullopt;
+        auto m = model.symbols.meaning(GiNaC::ex_to<GiNaC::symbol>(term));
+        if (!m || m->role != SymbolTable::Meaning::Role::Variable) return std::nullopt;
+        index[i] = m->index;
+    }
+    return LinearPair{index[0], index[1], coefficient[0], coefficient[1]};
 }
 
 GiNaC::ex total_derivative(const FlatModel& model, const GiNaC::ex& e) {

@@ -237,6 +237,15 @@ struct FlatModel {
     int find_variable(const std::string& name) const;  // -1 when absent
 };
 
+// An equation whose residual, expanded, is ca*a + cb*b for two variables a
+// and b (flat variable indices, possibly equal) and numbers ca, cb: the
+// shape of an alias (a = b, a = -b, 1000*a = 1000*b). nullopt otherwise.
+struct LinearPair {
+    int a = -1, b = -1;
+    GiNaC::numeric ca, cb;
+};
+std::optional<LinearPair> linear_pair(const FlatModel& model, const FlatEquation& e);
+
 // d/dt of an expression: the chain rule over variables (continuous ones
 // only: parameters, constants and discrete variables are constant between
 // events), derivatives (der(x, k) -> der(x, k+1)) and time.

@@ -107,6 +107,26 @@ ModPtr select_element(const ModPtr& m, long k) {
     return r;
 }
 
+// `terminal()` (Modelica 3.6, 3.7.4.2): true at the final instant only.
+bool is_terminal_call(const ast::Expr& e) {
+    return e.kind == ast::ExprKind::Call && e.ref.dotted() == "terminal" && e.args.empty();
+}
+bool is_assert_call(const ast::Equation& e) {
+    return e.kind == ast::EquationKind::Call && e.call && e.call->ref.dotted() == "assert";
+}
+bool is_assert_call(const ast::Statement& s) {
+    return s.kind == ast::StatementKind::Call && s.call && s.call->ref.dotted() == "assert";
+}
+// `if terminal() then assert(...); ... end if;`, in an equation section or
+// an algorithm: the asserts are checked at the final instant, as in `when
+// terminal() then ... end when;`.
+template <class Body>
+bool terminal_asserts(const std::vector<ast::Branch<Body>>& branches) {
+    if (branches.size() != 1 || !branches[0].condition || !is_terminal_call(*branches[0].condition)) return false;
+    return std::all_of(branches[0].body.begin(), branches[0].body.end(),
+                       [](const Body& b) { return is_assert_call(b); });
+}
+
 }  // namespace
 
 
@@ -2359,29 +2379,34 @@ bool Flattener::initial_pre(const InitialPre& ip, const ast::Equation& eq, const
     if (var.variability != Variability::Discrete ||
         (var.type != BaseType::Boolean && var.type != BaseType::Integer))
         return false;
-    ex start;
-    if (var.type == BaseType::Boolean) {
-        ConditionPtr c = fold(condition(*ip.value, ctx));
-        if (c->kind != Condition::Kind::Constant)
-            fail(rule::flatten_unsupported_construct, eq.range,
-                 fmt::format("the initial equation gives pre({}) a value known only at the start; modeaudit needs "
-                             "a parameter expression there (the start of a discrete variable)",
-                             var.name));
-        start = c->value ? 1 : 0;
-    } else {
-        ex e = scalar(*ip.value, ctx, "the start of a discrete variable");
-        auto n = numeric_value(e);
-        if (!n || !n->is_integer())
-            fail(rule::flatten_unsupported_construct, eq.range,
-                 fmt::format("the initial equation gives pre({}) the value {}, not an integer known when "
-                             "flattening; modeaudit needs a parameter expression there",
-                             var.name, canonical(e)));
-        start = *n;
-    }
-    FlatVariable& w = model_->variables[static_cast<std::size_t>(v)];
-    w.start = start;
+    ex got;
+    const std::optional<ex> start = known_discrete_start(var.type, *ip.value, ctx, {}, got);
+    FlatVariable& w = model_->variables[static_cast<std::size_t>(v)];  // evaluating may have added variables
+    if (!start)
+        fail(rule::flatten_unsupported_construct, eq.range,
+             w.type == BaseType::Boolean
+                 ? fmt::format("the initial equation gives pre({}) a value known only at the start; modeaudit needs "
+                               "a parameter expression there (the start of a discrete variable)",
+                               w.name)
+                 : fmt::format("the initial equation gives pre({}) the value {}, not an integer known when "
+                               "flattening; modeaudit needs a parameter expression there",
+                               w.name, canonical(got)));
+    w.start = *start;
     w.fixed = true;
     return true;
+}
+
+std::optional<ex> Flattener::known_discrete_start(BaseType type, const ast::Expr& e, const Ctx& ctx,
+                                                  const GiNaC::exmap& subs, ex& got) {
+    if (type == BaseType::Boolean) {
+        ConditionPtr c = fold(condition(e, ctx));
+        if (c->kind != Condition::Kind::Constant) return std::nullopt;
+        return ex(c->value ? 1 : 0);
+    }
+    got = scalar(e, ctx, "the start of a discrete variable").subs(subs, kExactSubs);
+    const std::optional<GiNaC::numeric> n = numeric_value(got);
+    if (!n || !n->is_integer()) return std::nullopt;
+    return ex(*n);
 }
 
 void Flattener::equation(const ast::Equation& eq, const EqCtx& outer) {
@@ -2449,15 +2474,7 @@ void Flattener::equation(const ast::Equation& eq, const EqCtx& outer) {
             connect(eq, ec);
             return;
         case ast::EquationKind::If: {
-            // `if terminal() then assert(...); end if;`: terminal() is true at
-            // the final instant only, so the asserts are checked there, as
-            // in `when terminal() then ... end when;` (3.7.4.2).
-            if (eq.branches.size() == 1 && eq.branches[0].condition &&
-                eq.branches[0].condition->kind == ast::ExprKind::Call &&
-                eq.branches[0].condition->ref.dotted() == "terminal" && eq.branches[0].condition->args.empty() &&
-                std::all_of(eq.branches[0].body.begin(), eq.branches[0].body.end(), [](const ast::Equation& b) {
-                    return b.kind == ast::EquationKind::Call && b.call && b.call->ref.dotted() == "assert";
-                })) {
+            if (terminal_asserts(eq.branches)) {
                 FlatWhen w;
                 w.chain = ++when_chain_;
                 w.terminal = true;
@@ -2654,27 +2671,16 @@ void Flattener::settle_when_assigned_reals() {
     // somewhere): the same variable written twice, a state.
     std::vector<int> parent(model_->variables.size());
     std::iota(parent.begin(), parent.end(), 0);
-    std::function<int(int)> root = [&](int v) {
-        while (parent[static_cast<std::size_t>(v)] != v) v = parent[static_cast<std::size_t>(v)] = parent[static_cast<std::size_t>(parent[static_cast<std::size_t>(v)])];
+    auto root = [&](int v) {
+        while (parent[static_cast<std::size_t>(v)] != v)
+            v = parent[static_cast<std::size_t>(v)] = parent[static_cast<std::size_t>(parent[static_cast<std::size_t>(v)])];
         return v;
     };
     if (!when_assigned_reals_.empty())
-        for (const FlatEquation& e : model_->equations) {
-            if (!e.active_when.empty()) continue;
-            const ex r = checked_expand(e.residual());
-            if (!GiNaC::is_a<GiNaC::add>(r) || r.nops() != 2) continue;
-            int ends[2] = {-1, -1};
-            for (std::size_t i = 0; i < 2; ++i) {
-                ex term = r.op(i);
-                if (GiNaC::is_a<GiNaC::mul>(term) && term.nops() == 2 && GiNaC::is_a<GiNaC::numeric>(term.op(1)))
-                    term = term.op(0);
-                if (!GiNaC::is_a<GiNaC::symbol>(term)) break;
-                auto m = model_->symbols.meaning(GiNaC::ex_to<GiNaC::symbol>(term));
-                if (!m || m->role != SymbolTable::Meaning::Role::Variable) break;
-                ends[i] = m->index;
-            }
-            if (ends[0] >= 0 && ends[1] >= 0) parent[static_cast<std::size_t>(root(ends[0]))] = root(ends[1]);
-        }
+        for (const FlatEquation& e : model_->equations)
+            if (e.active_when.empty())
+                if (const std::optional<LinearPair> p = linear_pair(*model_, e))
+                    parent[static_cast<std::size_t>(root(p->a))] = root(p->b);
     std::set<int> differentiated_classes;
     for (std::size_t v = 0; v < model_->variables.size(); ++v)
         if (model_->symbols.find_derivative(static_cast<int>(v), 1)) differentiated_classes.insert(root(static_cast<int>(v)));
@@ -2873,8 +2879,7 @@ void Flattener::when_clause(const std::vector<ast::Branch<ast::Equation>>* eqb,
         else
             triggers.push_back(cond);
         for (const ast::Expr* t : triggers) {
-            // terminal() (Modelica 3.6, 3.7.4.2): true at the final instant only.
-            if (t->kind == ast::ExprKind::Call && t->ref.dotted() == "terminal" && t->args.empty()) {
+            if (is_terminal_call(*t)) {
                 w.terminal = true;
                 continue;
             }
@@ -2938,32 +2943,25 @@ void Flattener::initial_parameter(int v, const ast::Statement& s, const Ctx& ctx
 // section, becomes k's start value, as `pre(k) = e` in an initial equation
 // does (initial_pre.h).
 void Flattener::initial_discrete(int v, const ast::Statement& s, const Ctx& ctx, GiNaC::exmap& current) {
-    FlatVariable& var = model_->variables[static_cast<std::size_t>(v)];
-    ex start;
-    if (var.type == BaseType::Boolean) {
-        ConditionPtr c = fold(condition(*s.rhs, ctx));
-        if (c->kind != Condition::Kind::Constant)
-            fail(rule::flatten_unsupported_construct, s.range,
-                 fmt::format("the initial algorithm assigns the discrete variable '{}' a value not known when "
-                             "flattening; modeaudit needs a parameter expression there (its start value)",
-                             var.name));
-        start = c->value ? 1 : 0;
-    } else {
-        GiNaC::exmap at_start = current;
-        at_start[model_->symbols.time()] = 0;
-        const ex e = scalar(*s.rhs, ctx, "the start of a discrete variable").subs(at_start, kExactSubs);
-        const std::optional<GiNaC::numeric> n = numeric_value(e);
-        if (!n || !n->is_integer())
-            fail(rule::flatten_unsupported_construct, s.range,
-                 fmt::format("the initial algorithm assigns the discrete variable '{}' the value {}, not an integer "
-                             "known when flattening at t = 0; modeaudit needs a parameter expression there (its "
-                             "start value)",
-                             var.name, canonical(e)));
-        start = *n;
-    }
-    var.start = start;
+    GiNaC::exmap at_start = current;
+    at_start[model_->symbols.time()] = 0;
+    ex got;
+    const std::optional<ex> start =
+        known_discrete_start(model_->variables[static_cast<std::size_t>(v)].type, *s.rhs, ctx, at_start, got);
+    FlatVariable& var = model_->variables[static_cast<std::size_t>(v)];  // evaluating may have added variables
+    if (!start)
+        fail(rule::flatten_unsupported_construct, s.range,
+             var.type == BaseType::Boolean
+                 ? fmt::format("the initial algorithm assigns the discrete variable '{}' a value not known when "
+                               "flattening; modeaudit needs a parameter expression there (its start value)",
+                               var.name)
+                 : fmt::format("the initial algorithm assigns the discrete variable '{}' the value {}, not an "
+                               "integer known when flattening at t = 0; modeaudit needs a parameter expression "
+                               "there (its start value)",
+                               var.name, canonical(got)));
+    var.start = *start;
     var.fixed = true;
-    current[model_->symbols.variable(v)] = start;
+    current[model_->symbols.variable(v)] = *start;
 }
 
 void Flattener::algorithm(const ast::AlgorithmSection& sec, Instance* inst, const LexScope* lex) {
@@ -2976,114 +2974,109 @@ void Flattener::algorithm(const ast::AlgorithmSection& sec, Instance* inst, cons
     std::vector<SourceRange> where;
     GiNaC::exmap current;
     std::function<void(const std::vector<ast::Statement>&)> run = [&](const std::vector<ast::Statement>& statements) {
-    for (const ast::Statement& s : statements) {
-        switch (s.kind) {
-            case ast::StatementKind::If: {
-                // `if terminal() then assert(...); end if;`: checked at the
-                // final instant, as in an equation section.
-                if (s.branches.size() == 1 && s.branches[0].condition &&
-                    s.branches[0].condition->kind == ast::ExprKind::Call &&
-                    s.branches[0].condition->ref.dotted() == "terminal" && s.branches[0].condition->args.empty() &&
-                    std::all_of(s.branches[0].body.begin(), s.branches[0].body.end(), [](const ast::Statement& b) {
-                        return b.kind == ast::StatementKind::Call && b.call && b.call->ref.dotted() == "assert";
-                    })) {
-                    FlatWhen w;
-                    w.chain = ++when_chain_;
-                    w.terminal = true;
-                    w.in_algorithm = true;
-                    w.range = s.range;
-                    EqCtx ec;
-                    ec.ctx = ctx;
-                    ec.ctx.in_when = true;
-                    for (const ast::Statement& b : s.branches[0].body) assert_action(*b.call, &w, ec);
-                    model_->whens.push_back(std::move(w));
-                    break;
-                }
-                // The branch its conditions select when they are known when
-                // flattening (parameters, constants), in order: a later
-                // condition is not evaluated once one holds (11.2.6).
-                for (const auto& br : s.branches) {
-                    if (!br.condition) {
-                        run(br.body);
+        for (const ast::Statement& s : statements) {
+            switch (s.kind) {
+                case ast::StatementKind::If: {
+                    if (terminal_asserts(s.branches)) {
+                        FlatWhen w;
+                        w.chain = ++when_chain_;
+                        w.terminal = true;
+                        w.in_algorithm = true;
+                        w.range = s.range;
+                        EqCtx ec;
+                        ec.ctx = ctx;
+                        ec.ctx.in_when = true;
+                        for (const ast::Statement& b : s.branches[0].body) assert_action(*b.call, &w, ec);
+                        model_->whens.push_back(std::move(w));
                         break;
                     }
-                    ConditionPtr c = fold(condition(*br.condition, ctx));
-                    if (c->kind != Condition::Kind::Constant)
-                        fail(rule::flatten_unsupported_construct, br.condition->range,
-                             "an if-statement in a model's algorithm is supported when its conditions are known when "
-                             "flattening (parameter expressions); this one depends on variables",
-                             {"write the assignments with if-expressions (x := if c then a else b) instead"});
-                    if (c->value) {
-                        run(br.body);
+                    // The branch its conditions select when they are known when
+                    // flattening (parameters, constants), in order: a later
+                    // condition is not evaluated once one holds (11.2.6).
+                    for (const auto& br : s.branches) {
+                        if (!br.condition) {
+                            run(br.body);
+                            break;
+                        }
+                        ConditionPtr c = fold(condition(*br.condition, ctx));
+                        if (c->kind != Condition::Kind::Constant)
+                            fail(rule::flatten_unsupported_construct, br.condition->range,
+                                 "an if-statement in a model's algorithm is supported when its conditions are known "
+                                 "when flattening (parameter expressions); this one depends on variables",
+                                 {"write the assignments with if-expressions (x := if c then a else b) instead"});
+                        if (c->value) {
+                            run(br.body);
+                            break;
+                        }
+                    }
+                    break;
+                }
+                case ast::StatementKind::Assign: {
+                    if (!s.lhs || s.lhs->kind != ast::ExprKind::Ref)
+                        fail(rule::flatten_unsupported_construct, s.range,
+                             "multiple assignment (a, b) := f(...) is not supported");
+                    Resolved r = resolve(s.lhs->ref, ctx);
+                    if (r.local || r.member->kind != Member::Kind::Scalar)
+                        fail(rule::flatten_unsupported_construct, s.range, "assignment to an array in an algorithm");
+                    int v = r.member->variable;
+                    const FlatVariable& var = model_->variables[static_cast<std::size_t>(v)];
+                    if (sec.initial && var.variability == Variability::Parameter && !var.fixed) {
+                        initial_parameter(v, s, ctx, current);
                         break;
                     }
-                }
-                break;
-            }
-            case ast::StatementKind::Assign: {
-                if (!s.lhs || s.lhs->kind != ast::ExprKind::Ref)
-                    fail(rule::flatten_unsupported_construct, s.range, "multiple assignment (a, b) := f(...) is not supported");
-                Resolved r = resolve(s.lhs->ref, ctx);
-                if (r.local || r.member->kind != Member::Kind::Scalar)
-                    fail(rule::flatten_unsupported_construct, s.range, "assignment to an array in an algorithm");
-                int v = r.member->variable;
-                const FlatVariable& var = model_->variables[static_cast<std::size_t>(v)];
-                if (sec.initial && var.variability == Variability::Parameter && !var.fixed) {
-                    initial_parameter(v, s, ctx, current);
+                    if (sec.initial && var.variability == Variability::Discrete &&
+                        (var.type == BaseType::Boolean || var.type == BaseType::Integer)) {
+                        initial_discrete(v, s, ctx, current);
+                        break;
+                    }
+                    if (var.variability != Variability::Continuous)
+                        fail(rule::flatten_unsupported_construct, s.range,
+                             fmt::format("assignment to the {} variable '{}' outside when",
+                                         var.variability == Variability::Discrete ? "discrete" : "parameter",
+                                         var.name));
+                    ex val = scalar(*s.rhs, ctx, "the assigned value").subs(current, kExactSubs);
+                    if (!assigned.count(v)) {
+                        assigned_order.push_back(v);
+                        where.push_back(s.range);
+                    }
+                    assigned[v] = val;
+                    current[model_->symbols.variable(v)] = val;
                     break;
                 }
-                if (sec.initial && var.variability == Variability::Discrete &&
-                    (var.type == BaseType::Boolean || var.type == BaseType::Integer)) {
-                    initial_discrete(v, s, ctx, current);
+                case ast::StatementKind::When:
+                    if (sec.initial)
+                        fail(rule::flatten_unsupported_construct, s.range, "when in an initial algorithm");
+                    {
+                        EqCtx ec;
+                        ec.ctx = ctx;
+                        when_clause(nullptr, &s.branches, ec, s.range);
+                    }
                     break;
-                }
-                if (var.variability != Variability::Continuous)
+                case ast::StatementKind::Call: {
+                    std::string fname = s.call->ref.dotted();
+                    if (fname == "reinit") {
+                        model_->reinit_outside_when.push_back(s.range);
+                        break;
+                    }
+                    if (fname == "assert") {
+                        EqCtx ec;
+                        ec.ctx = ctx;
+                        assert_action(*s.call, nullptr, ec);
+                        break;
+                    }
                     fail(rule::flatten_unsupported_construct, s.range,
-                         fmt::format("assignment to the {} variable '{}' outside when", 
-                                     var.variability == Variability::Discrete ? "discrete" : "parameter", var.name));
-                ex val = scalar(*s.rhs, ctx, "the assigned value").subs(current, kExactSubs);
-                if (!assigned.count(v)) {
-                    assigned_order.push_back(v);
-                    where.push_back(s.range);
+                         fmt::format("the call {}(...) in an algorithm is not supported", fname));
                 }
-                assigned[v] = val;
-                current[model_->symbols.variable(v)] = val;
-                break;
+                case ast::StatementKind::While:
+                    fail(rule::flatten_unsupported_construct, s.range, "while loops are not supported");
+                default:
+                    fail(rule::flatten_unsupported_construct, s.range,
+                         s.kind == ast::StatementKind::While
+                             ? "a while loop is not supported in a model's algorithm (only in a function's)"
+                             : "only assignments, if-statements with conditions known when flattening, "
+                               "when-statements and assert are supported in a model's algorithm");
             }
-            case ast::StatementKind::When:
-                if (sec.initial)
-                    fail(rule::flatten_unsupported_construct, s.range, "when in an initial algorithm");
-                {
-                    EqCtx ec;
-                    ec.ctx = ctx;
-                    when_clause(nullptr, &s.branches, ec, s.range);
-                }
-                break;
-            case ast::StatementKind::Call: {
-                std::string fname = s.call->ref.dotted();
-                if (fname == "reinit") {
-                    model_->reinit_outside_when.push_back(s.range);
-                    break;
-                }
-                if (fname == "assert") {
-                    EqCtx ec;
-                    ec.ctx = ctx;
-                    assert_action(*s.call, nullptr, ec);
-                    break;
-                }
-                fail(rule::flatten_unsupported_construct, s.range,
-                     fmt::format("the call {}(...) in an algorithm is not supported", fname));
-            }
-            case ast::StatementKind::While:
-                fail(rule::flatten_unsupported_construct, s.range, "while loops are not supported");
-            default:
-                fail(rule::flatten_unsupported_construct, s.range,
-                     s.kind == ast::StatementKind::While
-                         ? "a while loop is not supported in a model's algorithm (only in a function's)"
-                         : "only assignments, if-statements with conditions known when flattening, "
-                           "when-statements and assert are supported in a model's algorithm");
         }
-    }
     };
     run(sec.statements);
     for (std::size_t i = 0; i < assigned_order.size(); ++i) {

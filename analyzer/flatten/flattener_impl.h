@@ -342,6 +342,12 @@ private:
     ex param_value(int v, SourceRange use);
     void initial_parameter(int v, const ast::Statement& s, const Ctx& ctx, GiNaC::exmap& current);
     void initial_discrete(int v, const ast::Statement& s, const Ctx& ctx, GiNaC::exmap& current);
+    // The start value `e` gives a discrete variable of `type` (Boolean or
+    // Integer) when it is known when flattening (an Integer's after `subs`):
+    // 1 or 0, or the integer; nullopt otherwise, with `got` what an
+    // Integer's value came to.
+    std::optional<ex> known_discrete_start(BaseType type, const ast::Expr& e, const Ctx& ctx,
+                                           const GiNaC::exmap& subs, ex& got);
     ex variable_ex(int v, const Ctx& ctx, SourceRange use);
     Resolved resolve(const ast::ComponentRef& ref, const Ctx& ctx);
     Value member_value(const Member& m, const Ctx& ctx, SourceRange use, const std::string& name);

@@ -93,6 +93,16 @@ namespace modeaudit::flat_impl {
 
 namespace {
 
+// The inputs a function declares itself, in order (the table functions
+// inherit none).
+std::vector<std::string> input_names(const ast::ClassDef& fn) {
+    std::vector<std::string> out;
+    for (const ast::Element& el : fn.elements)
+        if (el.kind == ast::Element::Kind::Component && el.component->prefix.input)
+            for (const ast::ComponentDecl& decl : el.component->decls) out.push_back(decl.name);
+    return out;
+}
+
 // The value of a String argument when flattening: a literal, or an
 // if-expression whose conditions are decided by parameters.
 std::optional<bool> decided(const ast::Expr& e, const std::function<ConditionPtr(const ast::Expr&)>& cond) {
@@ -177,10 +187,7 @@ const Table1D& Flattener::table_of(Instance& object, SourceRange use) {
     bctx.inst = p.mod->binding_scope;
     bctx.lex = p.mod->binding_lex;
     // The constructor's inputs, in order, for positional arguments.
-    std::vector<std::string> inputs;
-    for (const ast::Element& el : external_object_constructor(*p.cls.cls)->elements)
-        if (el.kind == ast::Element::Kind::Component && el.component->prefix.input)
-            for (const ast::ComponentDecl& decl : el.component->decls) inputs.push_back(decl.name);
+    const std::vector<std::string> inputs = input_names(*external_object_constructor(*p.cls.cls));
     std::map<std::string, const ast::FunctionArg*> args;
     std::size_t pos = 0;
     for (const ast::FunctionArg& a : call.args) {
@@ -240,10 +247,7 @@ const Table1D& Flattener::table_of(Instance& object, SourceRange use) {
 
 Flattener::Output Flattener::table_call(const ast::ClassDef& fn, const ast::Expr& call, const Ctx& ctx) {
     // The value function's inputs are (tableID, icol, u).
-    std::vector<std::string> inputs;
-    for (const ast::Element& el : fn.elements)
-        if (el.kind == ast::Element::Kind::Component && el.component->prefix.input)
-            for (const ast::ComponentDecl& decl : el.component->decls) inputs.push_back(decl.name);
+    const std::vector<std::string> inputs = input_names(fn);
     if (inputs.size() != 3)
         fail(rule::flatten_unsupported_construct, call.range,
              fmt::format("'{}' reads a table but does not have the inputs (table, column, abscissa)", fn.name));

@@ -201,6 +201,10 @@ private:
     // values, pre() their start values, relations evaluated at `at`. False
     // with `why` when a definition cannot be evaluated.
     bool settle_tracked_definitions(const std::map<std::string, double>& at, double t, std::string& why);
+    // Each relation's truth from its difference evaluated at `at` (event_value);
+    // false, with the first symbol that has no value named in `missing`,
+    // where it cannot be evaluated.
+    RelationTruth relations_at(const std::map<std::string, double>& at, double t, std::string& missing) const;
     // The discrete logic (modes/discrete_logic.h), built on first use.
     void ensure_logic();
     // The discrete values now: the mode's mode variables and the tracked ones.

@@ -226,6 +226,19 @@ DiscreteState SimulationDriver::discrete_state() const {
     return s;
 }
 
+RelationTruth SimulationDriver::relations_at(const std::map<std::string, double>& at, double t,
+                                           std::string& missing) const {
+    return [this, &at, t, &missing](const Condition& c) {
+        std::string m;
+        auto v = event_value(c.lhs - c.rhs, at, t, m);
+        if (!v) {
+            if (missing.empty()) missing = m.empty() ? canonical(flat_, c) : m;
+            return false;
+        }
+        return relation_holds(c.op, *v, relation_tolerance(1.0));
+    };
+}
+
 bool SimulationDriver::settle_tracked_definitions(const std::map<std::string, double>& at, double t,
                                                   std::string& why) {
     if (flat_.relation_definitions.empty() && flat_.integer_definitions.empty()) return true;
@@ -235,15 +248,7 @@ bool SimulationDriver::settle_tracked_definitions(const std::map<std::string, do
     if (!any) return true;
     const DiscreteState before = discrete_state();
     std::string missing;
-    const RelationTruth relation = [&](const Condition& c) {
-        std::string m;
-        auto v = event_value(c.lhs - c.rhs, at, t, m);
-        if (!v) {
-            if (missing.empty()) missing = m.empty() ? canonical(flat_, c) : m;
-            return false;
-        }
-        return relation_holds(c.op, *v, relation_tolerance(1.0));
-    };
+    const RelationTruth relation = relations_at(at, t, missing);
     DiscreteState after = before;
     SourceRange where;
     if (!logic_->settle(after, before, why, where, &relation)) return false;
@@ -272,6 +277,7 @@ int SimulationDriver::event_target(const std::vector<const Transition*>& fired,
     // well as a relation crossing). Any other is evaluated at the event from
     // the values before the step.
     std::string missing;
+    const RelationTruth at_left = relations_at(left, t, missing);
     const RelationTruth relation = [&](const Condition& c) {
         const ex d = c.lhs - c.rhs;
         int sign = 0;
@@ -281,17 +287,8 @@ int SimulationDriver::event_target(const std::vector<const Transition*>& fired,
             else if (checked_expand(d + tr->guard).is_zero()) sign = -1;
             if (sign != 0) break;
         }
-        double value = sign;
-        if (sign == 0) {
-            std::string m;
-            auto v = event_value(d, left, t, m);
-            if (!v) {
-                if (missing.empty()) missing = m.empty() ? canonical(flat_, c) : m;
-                return false;
-            }
-            value = *v;
-        }
-        return relation_holds(c.op, value, relation_tolerance(1.0));
+        if (sign == 0) return at_left(c);
+        return relation_holds(c.op, sign, relation_tolerance(1.0));
     };
     // The values the step starts from: the when-clauses' assignments (the
     // combined target's values of the mode variables they assign, the

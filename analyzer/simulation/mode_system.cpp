@@ -113,17 +113,18 @@ bool smooth(const ex& e) {
 // which fails across a jump, so guards and asserts followed through such an
 // F_DOWN are refused rather than searched without a guarantee.
 bool literal_jump(const ex& e) {
-    static const std::set<std::string> jumps = {"ma_select", "ma_select_ge", "ma_sign", "ma_floor",
-                                                "ma_ceil",   "ma_div",       "ma_mod",  "ma_rem"};
-    for (auto it = e.preorder_begin(); it != e.preorder_end(); ++it)
-        if (GiNaC::is_a<GiNaC::function>(*it) && jumps.count(GiNaC::ex_to<GiNaC::function>(*it).get_name())) {
-            const std::string name = GiNaC::ex_to<GiNaC::function>(*it).get_name();
-            if (name == "ma_select" || name == "ma_select_ge") return true;
-            for (std::size_t k = 0; k < it->nops(); ++k)
-                if (GiNaC::is_a<GiNaC::function>(it->op(k)) &&
-                    GiNaC::ex_to<GiNaC::function>(it->op(k)).get_name() == "ma_noevent")
-                    return true;
-        }
+    // Operators that jump; inside noEvent their arguments carry ma_noevent.
+    static const std::set<std::string> jumps = {"ma_sign", "ma_floor", "ma_ceil", "ma_div", "ma_mod", "ma_rem"};
+    for (auto it = e.preorder_begin(); it != e.preorder_end(); ++it) {
+        if (!GiNaC::is_a<GiNaC::function>(*it)) continue;
+        const std::string name = GiNaC::ex_to<GiNaC::function>(*it).get_name();
+        if (name == "ma_select" || name == "ma_select_ge") return true;
+        if (!jumps.count(name)) continue;
+        for (std::size_t k = 0; k < it->nops(); ++k)
+            if (GiNaC::is_a<GiNaC::function>(it->op(k)) &&
+                GiNaC::ex_to<GiNaC::function>(it->op(k)).get_name() == "ma_noevent")
+                return true;
+    }
     return false;
 }
 const char* const kLiteralJump =
