@@ -667,6 +667,8 @@ int Flattener::make_variable(Instance& inst, const std::string& name, const Type
     int index = model_->symbols.add_variable(v.name);
     MODEAUDIT_ASSERT(index == static_cast<int>(model_->variables.size()), "symbol table out of step");
     model_->variables.push_back(std::move(v));
+    variable_enumeration_.resize(model_->variables.size());
+    variable_enumeration_.back() = type.enumeration;
     params_.emplace_back();
     ParamState& ps = params_.back();
     if (mod && mod->binding) {
@@ -1286,7 +1288,7 @@ Value Flattener::value(const ast::Expr& e, const Ctx& ctx) {
             if (!e.iterators.empty()) {
                 // {expr for i in r}
                 v = Value{};
-                for_each_iteration(e.iterators, ctx, [&](const Ctx& c2) {
+                for_each_iteration(e.iterators, {.expr = e.operands[0].get()}, ctx, [&](const Ctx& c2) {
                     Value x = value(*e.operands[0], c2);
                     if (!x.is_scalar()) fail(rule::flatten_unsupported_construct, e.range, "array comprehension of arrays");
                     v.elems.push_back(x.elems[0]);
@@ -1389,19 +1391,16 @@ std::vector<long> Flattener::range_values(const ast::Expr& e, const Ctx& ctx) {
 }
 
 std::vector<std::map<std::string, Value>> Flattener::iterations(const std::vector<ast::ForIterator>& its,
-                                                                const Ctx& ctx) {
+                                                                const Ctx& ctx, const LoopBody& body) {
     std::vector<std::map<std::string, Value>> out{{}};
     for (const ast::ForIterator& it : its) {
-        if (!it.range)
-            fail(rule::flatten_unsupported_construct, it.loc,
-                 fmt::format("'for {}' without 'in range' is not supported", it.name));
         std::vector<std::map<std::string, Value>> next;
         for (const auto& env : out) {
             std::map<std::string, Value> locals = ctx.locals ? *ctx.locals : std::map<std::string, Value>{};
             for (const auto& [k, v] : env) locals[k] = v;
             Ctx c2 = ctx;
             c2.locals = &locals;
-            for (long x : range_values(*it.range, c2)) {
+            for (long x : iterator_values(it, body, c2)) {
                 auto env2 = env;
                 env2[it.name] = Value::scalar(GiNaC::numeric(x));
                 next.push_back(std::move(env2));
@@ -1412,6 +1411,75 @@ std::vector<std::map<std::string, Value>> Flattener::iterations(const std::vecto
         out = std::move(next);
     }
     return out;
+}
+
+std::vector<long> Flattener::iterator_values(const ast::ForIterator& it, const LoopBody& body, const Ctx& ctx) {
+    if (it.range) return range_values(*it.range, ctx);
+    std::vector<IteratorUse> uses = body.equations    ? iterator_uses(it.name, *body.equations)
+                                    : body.statements ? iterator_uses(it.name, *body.statements)
+                                    : body.expr       ? iterator_uses(it.name, *body.expr)
+                                                      : std::vector<IteratorUse>{};
+    if (uses.empty())
+        fail(rule::flatten_type_mismatch, it.loc,
+             fmt::format("'for {0}' has no range, and '{0}' is not used as a subscript in the loop, so no range "
+                         "can be deduced from it (Modelica 3.6, 8.3.2.1)",
+                         it.name),
+             {fmt::format("write the range: 'for {} in 1:n'", it.name)});
+    long n = subscripted_extent(uses[0], ctx);
+    for (std::size_t k = 1; k < uses.size(); ++k) {
+        long m = subscripted_extent(uses[k], ctx);
+        if (m != n)
+            fail(rule::flatten_type_mismatch, uses[k].where,
+                 fmt::format("'{}' subscripts a dimension of size {} here and one of size {} at {}:{}; an implicit "
+                             "range needs the same size in every use (Modelica 3.6, 8.3.2.1)",
+                             it.name, m, n, uses[0].where.begin.line, uses[0].where.begin.column),
+                 {fmt::format("write the range: 'for {} in 1:n'", it.name)});
+    }
+    std::vector<long> out;
+    for (long x = 1; x <= n; ++x) out.push_back(x);
+    return out;
+}
+
+long Flattener::subscripted_extent(const IteratorUse& use, const Ctx& ctx) {
+    const ast::ComponentRef& a = *use.array;
+    auto too_few = [&](std::size_t dims) {
+        fail(rule::flatten_type_mismatch, use.where,
+             fmt::format("'{}' has {} dimension{}; subscript {} is beyond them", a.parts[use.part].ident, dims,
+                         dims == 1 ? "" : "s", use.position + 1));
+    };
+    if (ctx.locals && !a.global && use.part == 0) {
+        auto it = ctx.locals->find(a.parts[0].ident);
+        if (it != ctx.locals->end()) {  // an array local of a function
+            if (use.position >= it->second.dims.size()) too_few(it->second.dims.size());
+            return static_cast<long>(it->second.dims[use.position]);
+        }
+    }
+    // The array itself: the reference up to that part, every subscript
+    // before the iterator's replaced by `end` (any valid index has the
+    // same extent below it).
+    ast::ComponentRef head;
+    head.global = a.global;
+    head.range = a.range;
+    for (std::size_t k = 0; k <= use.part; ++k) {
+        ast::NamePart p;
+        p.ident = a.parts[k].ident;
+        p.range = a.parts[k].range;
+        std::size_t n = k < use.part ? a.parts[k].subscripts.size() : use.position;
+        for (std::size_t j = 0; j < n; ++j) {
+            auto end = std::make_unique<ast::Expr>();
+            end->kind = ast::ExprKind::End;
+            end->range = a.parts[k].subscripts[j]->range;
+            p.subscripts.push_back(std::move(end));
+        }
+        head.parts.push_back(std::move(p));
+    }
+    Resolved r = resolve(head, ctx);
+    if (r.local) {
+        if (!r.local->dims.empty()) return static_cast<long>(r.local->dims[0]);
+        too_few(use.position);
+    }
+    if (!r.member || r.member->kind != Member::Kind::Array) too_few(use.position);
+    return static_cast<long>(r.member->elements.size());
 }
 
 ex Flattener::total_derivative(const ex& e, SourceRange) { return modeaudit::total_derivative(*model_, e); }
@@ -1624,7 +1692,8 @@ Value Flattener::call_value(const ast::Expr& e, const Ctx& ctx) {
     if (fname == "sum") {
         if (!e.iterators.empty()) {
             ex s = 0;
-            for_each_iteration(e.iterators, ctx, [&](const Ctx& c2) { s += scalar(arg(0), c2, "the summand"); });
+            for_each_iteration(e.iterators, {.expr = &arg(0)}, ctx,
+                               [&](const Ctx& c2) { s += scalar(arg(0), c2, "the summand"); });
             return Value::scalar(s);
         }
         nargs(1, 1);
@@ -1963,7 +2032,7 @@ std::vector<Flattener::Output> Flattener::inline_function(const ClassHit& fn, co
                         std::optional<Value> saved;
                         if (auto it = nums.find(iv); it != nums.end()) saved = it->second;
                         Flow out = Flow::Next;
-                        for (long x : range_values(*s.indices[0].range, fctx)) {
+                        for (long x : iterator_values(s.indices[0], {.statements = &s.body}, fctx)) {
                             step(s.range);
                             nums[iv] = Value::scalar(GiNaC::numeric(x));
                             Flow fl = run(s.body);
@@ -2217,6 +2286,7 @@ ConditionPtr Flattener::condition(const ast::Expr& e, const Ctx& ctx) {
                     return ne;
                 }
             }
+            check_comparison_types(e, ctx);
             auto c = make(K::Relation);
             c->op = op;
             c->lhs = scalar(*e.operands[0], ctx, "the left side of a relation");
@@ -2537,7 +2607,7 @@ void Flattener::equation(const ast::Equation& eq, const EqCtx& outer) {
             return;
         }
         case ast::EquationKind::For: {
-            for_each_iteration(eq.indices, ctx, [&](const Ctx& c2) {
+            for_each_iteration(eq.indices, {.equations = &eq.body}, ctx, [&](const Ctx& c2) {
                 EqCtx fc = ec;
                 fc.ctx = c2;
                 equations(eq.body, fc);
@@ -2781,7 +2851,8 @@ void Flattener::when_equations(const std::vector<ast::Equation>& body, FlatWhen&
                 when_call(*eq.call, eq.range, w, ctx);
                 break;
             case ast::EquationKind::For: {
-                for_each_iteration(eq.indices, ctx, [&](const Ctx& c2) { when_equations(eq.body, w, c2); });
+                for_each_iteration(eq.indices, {.equations = &eq.body}, ctx,
+                                   [&](const Ctx& c2) { when_equations(eq.body, w, c2); });
                 break;
             }
             case ast::EquationKind::If:
@@ -2845,7 +2916,8 @@ void Flattener::when_statements(const std::vector<ast::Statement>& body, FlatWhe
                     when_statements(*chosen, w, ctx);
                 break;
             case ast::StatementKind::For: {
-                for_each_iteration(s.indices, ctx, [&](const Ctx& c2) { when_statements(s.body, w, c2); });
+                for_each_iteration(s.indices, {.statements = &s.body}, ctx,
+                                   [&](const Ctx& c2) { when_statements(s.body, w, c2); });
                 break;
             }
             case ast::StatementKind::When:
@@ -3128,6 +3200,8 @@ void Flattener::connect(const ast::Equation& eq, const EqCtx& ec) {
 
 void Flattener::finish_attributes() {
     process_attributes();
+    // By index: a check may add package constants.
+    for (std::size_t v = 0; v < model_->variables.size(); ++v) check_binding_type(static_cast<int>(v));
     // Parameter values now (attributes first: a parameter without binding uses start).
     for (std::size_t v = 0; v < model_->variables.size(); ++v) {
         FlatVariable& var = model_->variables[v];

@@ -25,6 +25,7 @@
 #include "flatten/flatten_error.h"
 #include "flatten/flattener.h"
 #include "flatten/function_compiler.h"
+#include "flatten/implicit_ranges.h"
 #include "flatten/initial_pre.h"
 #include "flatten/inner_outer.h"
 #include "flatten/instance.h"
@@ -71,6 +72,14 @@ struct Ctx {
     bool pre_for_state = false;  // reinit values: variables denote left limits
     bool no_event = false;       // inside noEvent(...): relations are taken literally
     const LexScope* lex = nullptr;  // where the expression is written; null: the instance's class
+};
+
+// Of what type an expression is, where that is evident from its form: a
+// number, a given enumeration's value, or not known (Boolean, String,
+// records, calls) and then not checked (enumeration_types.cpp).
+struct ValueType {
+    enum class Kind { Unknown, Number, Enumeration } kind = Kind::Unknown;
+    const ast::ClassDef* enumeration = nullptr;
 };
 
 struct Resolved {
@@ -369,6 +378,15 @@ private:
     std::vector<Output> inline_function(const ClassHit& fn, const ast::Expr& call, const Ctx& ctx);
     std::vector<Output> numeric_call(const ClassHit& fn, const FunctionParts& parts, const std::vector<Output>& inputs,
                                      const ast::Expr& call);
+    // ---- enumeration types (enumeration_types.cpp)
+    std::vector<const ast::ClassDef*> variable_enumeration_;  // per flat variable; null: not an enumeration
+    ValueType value_type(const ast::Expr& e, const Ctx& ctx);
+    ValueType variable_type(int v);
+    // Modelica 3.6, 4.8.5: an enumeration value is not a number, and the
+    // values of two enumeration types do not mix: a binding of another
+    // type, or a comparison across types, is an error.
+    void check_binding_type(int v);
+    void check_comparison_types(const ast::Expr& relation, const Ctx& ctx);
     // ---- table objects (table_objects.h)
     struct PendingTable {
         ModPtr mod;                   // the declaration's modification: its binding calls the constructor
@@ -396,8 +414,20 @@ private:
     // The number of literals when `e` names an enumeration type (an array
     // dimension `x[E]`, a range `for e in E`), nullopt otherwise.
     std::optional<long> enumeration_extent(const ast::Expr& e, const Ctx& ctx);
+    // The body of a loop or comprehension, where an implicit range
+    // (`for i loop`, implicit_ranges.h) is deduced from.
+    struct LoopBody {
+        const std::vector<ast::Equation>* equations = nullptr;
+        const std::vector<ast::Statement>* statements = nullptr;
+        const ast::Expr* expr = nullptr;
+    };
     std::vector<std::map<std::string, Value>> iterations(const std::vector<ast::ForIterator>& its,
-                                                         const Ctx& ctx);
+                                                         const Ctx& ctx, const LoopBody& body);
+    // The values of `it` in its loop: its range, or the one its uses as
+    // subscripts in `body` imply.
+    std::vector<long> iterator_values(const ast::ForIterator& it, const LoopBody& body, const Ctx& ctx);
+    // The size of the dimension an implicit iterator subscripts in one use.
+    long subscripted_extent(const IteratorUse& use, const Ctx& ctx);
     int new_condition(ConditionPtr c, SourceRange where);
     // An Integer discrete variable defined by an equation outside when
     // (`mode = if ... then Forward else Stuck;`): recorded as an
@@ -421,9 +451,9 @@ private:
 
     // Runs `body` once per iteration of `for i in r, j in q`, with the
     // iterators bound in the context it gets.
-    void for_each_iteration(const std::vector<ast::ForIterator>& its, const Ctx& ctx,
+    void for_each_iteration(const std::vector<ast::ForIterator>& its, const LoopBody& loop, const Ctx& ctx,
                             const std::function<void(const Ctx&)>& body) {
-        for (const auto& env : iterations(its, ctx)) {
+        for (const auto& env : iterations(its, ctx, loop)) {
             std::map<std::string, Value> locals = ctx.locals ? *ctx.locals : std::map<std::string, Value>{};
             for (const auto& [k, v] : env) locals[k] = v;
             Ctx inner = ctx;
