@@ -1552,6 +1552,19 @@ Value Flattener::call_value(const ast::Expr& e, const Ctx& ctx) {
              fmt::format("reduction expressions are supported only in sum(), not in {}()", fname));
     if (fname == "der") {
         nargs(1, 1);
+        if (arg(0).kind == ast::ExprKind::Ref) {
+            // Only Real expressions have derivatives (3.7.4), even constant ones.
+            Resolved r = resolve(arg(0).ref, ctx);
+            const Member* m = r.member;
+            while (m && m->kind == Member::Kind::Array && !m->elements.empty()) m = &m->elements[0];
+            if (m && m->kind == Member::Kind::Scalar) {
+                const FlatVariable& var = model_->variables[static_cast<std::size_t>(m->variable)];
+                if (var.type != BaseType::Real)
+                    fail(rule::flatten_type_mismatch, e.range,
+                         fmt::format("der() takes a Real expression; '{}' is {} (Modelica 3.6, 3.7.4)", var.name,
+                                     var.type == BaseType::Integer ? "an Integer" : "not a Real"));
+            }
+        }
         Value v = value(arg(0), ctx);
         for (ex& x : v.elems) x = total_derivative(x, e.range);
         return v;
@@ -2308,6 +2321,11 @@ ConditionPtr Flattener::condition(const ast::Expr& e, const Ctx& ctx) {
                     fail(rule::flatten_type_mismatch, e.range, "sample(start, interval) takes two arguments");
                 auto c = make(K::Sample);
                 c->lhs = scalar(*e.args[0].value, ctx, "the start of sample()");
+                if (!numeric_value(c->lhs))
+                    fail(rule::flatten_type_mismatch, e.args[0].range,
+                         fmt::format("the start of sample() must be a parameter expression (Modelica 3.6, 3.7.5); "
+                                     "'{}' is not",
+                                     ast::to_modelica(*e.args[0].value)));
                 c->rhs = scalar(*e.args[1].value, ctx, "the interval of sample()");
                 auto iv = numeric_value(c->rhs);
                 if (!iv || !iv->is_real() || !iv->is_positive())

@@ -535,6 +535,29 @@ end A;)",
     EXPECT_NE(got[1].find("error: assert \"x ends below 0.5\" is violated at t = 1"), std::string::npos) << got[1];
 }
 
+// der() takes Real expressions only (3.7.4: an Integer constant has no
+// derivative), a Real parameter's is 0; sample()'s start is a parameter
+// expression (3.7.5).
+TEST(Flatten, DerTakesRealsAndSampleStartsAtAParameter) {
+    FrontEnd integer("model D\n  constant Integer n = 1;\n  Real a = der(n);\nend D;", "flatten");
+    EXPECT_FALSE(integer.state.flat);
+    EXPECT_NE(integer.diagnostics().find("3:12: error: der() takes a Real expression; 'n' is an Integer"),
+              std::string::npos)
+        << integer.diagnostics();
+    FrontEnd real("model D\n  parameter Real p = 2;\n  Real a = der(p);\nend D;", "flatten");
+    ASSERT_TRUE(real.state.flat) << real.diagnostics();
+    FrontEnd moving("model S\n  Integer i(start = 0, fixed = true);\nequation\n  when sample(time, 0.1) then\n"
+                    "    i = pre(i) + 1;\n  end when;\nend S;",
+                    "flatten");
+    EXPECT_FALSE(moving.state.flat);
+    EXPECT_NE(moving.diagnostics().find("the start of sample() must be a parameter expression"), std::string::npos)
+        << moving.diagnostics();
+    FrontEnd fixed("model S\n  parameter Real t0 = 0.2;\n  Integer i(start = 0, fixed = true);\nequation\n"
+                   "  when sample(t0, 0.1) then\n    i = pre(i) + 1;\n  end when;\nend S;",
+                   "flatten");
+    EXPECT_TRUE(fixed.state.flat) << fixed.diagnostics();
+}
+
 // An enumeration type as an array dimension (`x[E]`) and as a for-range
 // (`for e in E`, its literals in order); a literal subscripts the array.
 TEST(Flatten, AnEnumerationTypeGivesADimensionAndARange) {
