@@ -407,6 +407,23 @@ std::string render_json(const PipelineState& state, const PipelineResult& result
     }
     j["modes"] = modes_to_json(state);
     if (state.modes && state.modes->clusters.size() > 1) j["switching_clusters"] = clusters_to_json(*state.modes);
+    if (!state.parts.empty()) {
+        // Factorised (pipeline/factorised.h): each cluster's local modes and
+        // transitions with its own analysis; the parts without mode
+        // variables (what cannot switch) as one more object.
+        Json& clusters = j["switching_clusters"];
+        clusters["factorised"] = true;
+        std::size_t k = 0;
+        for (const auto& part : state.parts) {
+            if (part->modes->mode_variables.empty()) {
+                clusters["unswitched"] = {{"modes", modes_to_json(*part)}};
+                continue;
+            }
+            Json& jc = clusters["clusters"][k++];
+            jc["modes"] = modes_to_json(*part);
+            jc["transitions"] = transitions_to_json(*part);
+        }
+    }
     j["transitions"] = transitions_to_json(state);
     j["diagnostics"] = diagnostics_to_json(state.sink, state.sources);
     Json stagesj = Json::array();

@@ -24,6 +24,14 @@ Diagnostic& DiagnosticSink::report(const Rule& rule, SourceRange range, std::str
     return diags_.back();
 }
 
+void DiagnosticSink::take(const Diagnostic& d) {
+    std::optional<Rule> rule = find_rule(d.rule);
+    MODEAUDIT_ASSERT(rule.has_value(), "diagnostic of an unregistered rule");
+    Diagnostic& copy = report(*rule, d.range, d.message, d.notes);
+    copy.severity = d.severity;
+    copy.suppressed = d.suppressed;
+}
+
 std::size_t DiagnosticSink::count(Severity s) const {
     std::size_t n = 0;
     for (const Diagnostic& d : diags_)

@@ -33,6 +33,10 @@ public:
     Diagnostic& report(const Rule& rule, SourceRange range, std::string message,
                        std::vector<std::string> notes = {});
 
+    // Takes a finding another sink holds (of a part of the model analysed
+    // on its own, pipeline/factorised.h), keeping its severity.
+    void take(const Diagnostic& d);
+
     const std::vector<Diagnostic>& all() const { return diags_; }
     // For marking findings suppressed after the fact (rules/rule_checks.cpp).
     std::vector<Diagnostic>& mutable_all() { return diags_; }

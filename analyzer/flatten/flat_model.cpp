@@ -82,6 +82,34 @@ std::optional<SymbolTable::Meaning> SymbolTable::meaning(const GiNaC::symbol& s)
     return it->second;
 }
 
+SymbolTable SymbolTable::subset(const std::vector<int>& variables, const std::vector<int>& conditions) const {
+    SymbolTable t;
+    t.time_ = time_;
+    for (int v : variables) {
+        const int nv = static_cast<int>(t.vars_.size());
+        const GiNaC::symbol& s = vars_.at(static_cast<std::size_t>(v));
+        t.vars_.push_back(s);
+        t.by_name_[s.get_name()] = Meaning{Meaning::Role::Variable, nv, 0};
+        for (auto it = ders_.lower_bound({v, 0}); it != ders_.end() && it->first.first == v; ++it) {
+            t.ders_.emplace(std::make_pair(nv, it->first.second), it->second);
+            int& best = t.max_order_[nv];
+            best = std::max(best, it->first.second);
+            t.by_name_[it->second.get_name()] = Meaning{Meaning::Role::Derivative, nv, it->first.second};
+        }
+        if (auto p = pres_.find(v); p != pres_.end()) {
+            t.pres_.emplace(nv, p->second);
+            t.by_name_[p->second.get_name()] = Meaning{Meaning::Role::Pre, nv, 0};
+        }
+    }
+    for (int c : conditions) {
+        const int nc = static_cast<int>(t.conds_.size());
+        const GiNaC::symbol& s = conds_.at(static_cast<std::size_t>(c));
+        t.conds_.push_back(s);
+        t.by_name_[s.get_name()] = Meaning{Meaning::Role::Condition, nc, 0};
+    }
+    return t;
+}
+
 int SymbolTable::highest_derivative(int v) const {
     auto it = max_order_.find(v);
     return it == max_order_.end() ? 0 : it->second;

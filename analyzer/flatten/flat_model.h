@@ -187,6 +187,13 @@ public:
     std::optional<Meaning> meaning(const GiNaC::symbol& s) const;
     int highest_derivative(int v) const;
 
+    // The table of a part of the model (modes/model_partition.h): the
+    // variables `variables` (indices here, in their order there) and the
+    // conditions `conditions` with the very symbols they have here (their
+    // derivatives, left limits and the time symbol too), so that the part's
+    // expressions are this model's, unchanged.
+    SymbolTable subset(const std::vector<int>& variables, const std::vector<int>& conditions) const;
+
 private:
     std::vector<GiNaC::symbol> vars_;
     mutable std::map<std::pair<int, int>, GiNaC::symbol> ders_;

@@ -4,10 +4,12 @@
 #include <array>
 #include <chrono>
 #include <cmath>
+#include <functional>
 
 #include "common/command_deadline.h"
 #include "common/internal_error.h"
 #include "common/limits.h"
+#include "pipeline/factorised.h"
 #include "flatten/expression_limits.h"
 #include "parse/ast_print.h"
 #include "simulation/derived_restart.h"
@@ -19,6 +21,24 @@
 namespace modeaudit {
 
 namespace {
+
+// The dump of a stage of a factorised analysis: each part's, under a
+// heading naming its mode variables; false when the model is analysed whole.
+bool dump_parts(const PipelineState& s, std::ostream& out,
+                const std::function<void(const PipelineState&, std::ostream&)>& dump) {
+    if (s.parts.empty()) return false;
+    out << fmt::format("analysed in {} independent parts ({:.4g} global modes)\n", s.parts.size(),
+                       s.modes->global_mode_count());
+    for (std::size_t k = 0; k < s.parts.size(); ++k) {
+        const PipelineState& p = *s.parts[k];
+        std::vector<std::string> names;
+        for (const ModeVariable& v : p.modes->mode_variables) names.push_back(v.name);
+        out << fmt::format("--- part {}: {}\n", k + 1,
+                           names.empty() ? std::string("no mode variable") : fmt::format("{}", fmt::join(names, ", ")));
+        dump(p, out);
+    }
+    return true;
+}
 
 StageOutcome run_parse(PipelineState& s, const RunOptions& o) {
     if (s.file == 0) {  // the model is a library class named on the command line
@@ -42,59 +62,106 @@ StageOutcome run_flatten(PipelineState& s, const RunOptions& o) {
 void dump_flatten(const PipelineState& s, std::ostream& out) { dump_flat(*s.flat, out); }
 
 StageOutcome run_modes(PipelineState& s, const RunOptions& o) {
+    if (factorise(s, o)) return s.sink.has_input_errors() ? StageOutcome::InputError : StageOutcome::Ok;
     s.modes = std::make_unique<ModeSet>(enumerate_modes(*s.flat, s.sink, o.modes));
     if (s.sink.has_input_errors()) return StageOutcome::InputError;
     run_mode_checks(*s.flat, *s.modes, s.sink);
     return StageOutcome::Ok;
 }
-void dump_modes_stage(const PipelineState& s, std::ostream& out) { dump_modes(*s.flat, *s.modes, out); }
+void dump_modes_stage(const PipelineState& s, std::ostream& out) {
+    if (dump_parts(s, out, [](const PipelineState& p, std::ostream& o) { dump_modes(*p.flat, *p.modes, o); })) return;
+    dump_modes(*s.flat, *s.modes, out);
+}
 
 StageOutcome run_structure(PipelineState& s, const RunOptions& o) {
+    if (!s.parts.empty()) {
+        for (auto& p : s.parts) {
+            std::size_t from = s.sink.size();
+            p->structure = std::make_unique<StructureResult>(analyze_structure(*p->flat, *p->modes, s.sink, o.structure));
+            apply_suppressions(*p->flat, s.sink, from);
+        }
+        return StageOutcome::Ok;
+    }
     std::size_t from = s.sink.size();
     s.structure = std::make_unique<StructureResult>(analyze_structure(*s.flat, *s.modes, s.sink, o.structure));
     apply_suppressions(*s.flat, s.sink, from);
     return StageOutcome::Ok;
 }
 void dump_structure_stage(const PipelineState& s, std::ostream& out) {
-    dump_structure(*s.flat, *s.modes, *s.structure, out);
+    auto dump = [](const PipelineState& p, std::ostream& o) { dump_structure(*p.flat, *p.modes, *p.structure, o); };
+    if (!dump_parts(s, out, dump)) dump(s, out);
 }
 
 StageOutcome run_mode_change(PipelineState& s, const RunOptions& o) {
     ModeChangeOptions mo = o.mode_change;
     mo.progress = o.progress;
+    for (auto& p : s.parts)
+        p->mode_change = std::make_unique<ModeChangeResult>(study_transitions(*p->flat, *p->modes, *p->structure, mo));
+    if (!s.parts.empty()) return StageOutcome::Ok;
     s.mode_change = std::make_unique<ModeChangeResult>(study_transitions(*s.flat, *s.modes, *s.structure, mo));
     return StageOutcome::Ok;
 }
 void dump_mode_change_stage(const PipelineState& s, std::ostream& out) {
-    dump_mode_change(*s.flat, *s.modes, *s.mode_change, out);
+    auto dump = [](const PipelineState& p, std::ostream& o) { dump_mode_change(*p.flat, *p.modes, *p.mode_change, o); };
+    if (!dump_parts(s, out, dump)) dump(s, out);
 }
 
 StageOutcome run_rescaling(PipelineState& s, const RunOptions& o) {
+    for (auto& p : s.parts)
+        p->rescaling =
+            std::make_unique<RescalingStageResult>(rescale_transitions(*p->flat, *p->mode_change, o.progress, o.z3));
+    if (!s.parts.empty()) return StageOutcome::Ok;
     s.rescaling = std::make_unique<RescalingStageResult>(rescale_transitions(*s.flat, *s.mode_change, o.progress, o.z3));
     return StageOutcome::Ok;
 }
 void dump_rescaling_stage(const PipelineState& s, std::ostream& out) {
-    dump_rescaling(*s.flat, *s.mode_change, *s.rescaling, out);
+    auto dump = [](const PipelineState& p, std::ostream& o) { dump_rescaling(*p.flat, *p.mode_change, *p.rescaling, o); };
+    if (!dump_parts(s, out, dump)) dump(s, out);
 }
 
 StageOutcome run_restart(PipelineState& s, const RunOptions&) {
+    for (auto& p : s.parts) {
+        p->restarts = std::make_unique<RestartStageResult>(
+            derive_restarts(*p->flat, *p->modes, *p->mode_change, *p->rescaling));
+        run_restart_checks(*p->flat, *p->modes, *p->restarts, s.sink);
+    }
+    if (!s.parts.empty()) return StageOutcome::Ok;
     s.restarts = std::make_unique<RestartStageResult>(
         derive_restarts(*s.flat, *s.modes, *s.mode_change, *s.rescaling));
     run_restart_checks(*s.flat, *s.modes, *s.restarts, s.sink);
     return StageOutcome::Ok;
 }
-void dump_restart_stage(const PipelineState& s, std::ostream& out) { dump_restarts(*s.flat, *s.modes, *s.restarts, out); }
+void dump_restart_stage(const PipelineState& s, std::ostream& out) {
+    auto dump = [](const PipelineState& p, std::ostream& o) { dump_restarts(*p.flat, *p.modes, *p.restarts, o); };
+    if (!dump_parts(s, out, dump)) dump(s, out);
+}
 
 StageOutcome run_verification(PipelineState& s, const RunOptions&) {
+    for (auto& p : s.parts) {
+        p->verification =
+            std::make_unique<VerificationResult>(verify_model(*p->flat, *p->modes, *p->structure, *p->restarts));
+        run_verification_checks(*p->flat, *p->modes, *p->verification, VerificationPhase::Static, s.sink);
+    }
+    if (!s.parts.empty()) return StageOutcome::Ok;
     s.verification = std::make_unique<VerificationResult>(verify_model(*s.flat, *s.modes, *s.structure, *s.restarts));
     run_verification_checks(*s.flat, *s.modes, *s.verification, VerificationPhase::Static, s.sink);
     return StageOutcome::Ok;
 }
 void dump_verification_stage(const PipelineState& s, std::ostream& out) {
-    dump_verification(*s.flat, *s.modes, *s.verification, out);
+    auto dump = [](const PipelineState& p, std::ostream& o) { dump_verification(*p.flat, *p.modes, *p.verification, o); };
+    if (!dump_parts(s, out, dump)) dump(s, out);
 }
 
 StageOutcome run_simulation(PipelineState& s, const RunOptions& o) {
+    if (!s.parts.empty()) {
+        s.sink.report(rule::modes_limit_reached, s.flat->range,
+                      fmt::format("the simulation of a model analysed in independent parts is not supported yet: "
+                                  "its {} switching parts combine to {:.4g} global modes, more than the {} of "
+                                  "--max-modes",
+                                  s.modes->clusters.size(), s.modes->global_mode_count(), o.modes.max_modes),
+                      {"raise --max-modes to simulate the model whole"});
+        return StageOutcome::InputError;
+    }
     try {
         RestartFunction restart = derived_restart(*s.structure, *s.restarts, o.mode_change, o.z3);
         CompiledModes compiled;  // both runs share the compiled modes

@@ -72,6 +72,15 @@ struct PipelineState {
         bool ran = false;
         double rtol = 0;                   // of the tighter run
     } sensitivity;
+    // The factorised analysis (modes/model_partition.h): when the model's
+    // independent switching parts combine to more global modes than
+    // --max-modes, each part is analysed on its own, from the modes stage to
+    // verification, with its results here (its own flat model, modes, ...;
+    // its findings go to `sink` above). `modes` then holds only the
+    // switching clusters (one per switching part) and no global mode, and
+    // the later stages' results above stay empty. Empty: the model is
+    // analysed whole.
+    std::vector<std::unique_ptr<PipelineState>> parts;
 };
 
 enum class StageOutcome {

@@ -182,6 +182,12 @@ std::string graph_text(const ModeGraphPicture& g) {
     return with_period("No mode graph picture: " + md::text(g.problem)) + "\n\n";
 }
 
+// Analysed in independent parts (pipeline/factorised.h): no global modes.
+bool factorised(const Json& check) {
+    const Json* sc = member(check, "switching_clusters");
+    return sc && sc->is_object() && member(*sc, "factorised");
+}
+
 std::string summary_section(const ReportInput& in, const Counts& counts, const ModeGraphPicture* graph) {
     const Json& modes = array_of(in.check, "modes");
     const Json& trs = array_of(in.check, "transitions");
@@ -189,9 +195,23 @@ std::string summary_section(const ReportInput& in, const Counts& counts, const M
     for (const auto& [k, n] : counts.active) total += n;
     for (const auto& [k, n] : counts.suppressed) sup += n;
     std::string out = "## Summary\n\n";
-    out += fmt::format("{}, {}; {} ({} suppressed).\n\n", plural(modes.size(), "mode", "modes"),
-                       plural(trs.size(), "transition", "transitions"),
-                       plural(total, "finding", "findings"), sup);
+    if (factorised(in.check)) {
+        const Json& clusters = array_of(in.check["switching_clusters"], "clusters");
+        std::size_t local = 0, local_transitions = 0;
+        for (const Json& c : clusters) {
+            local += array_of(c, "modes").size();
+            local_transitions += array_of(c, "transitions").size();
+        }
+        out += fmt::format("{} analysed on their own: {}, {}; {} ({} suppressed).\n\n",
+                           plural(clusters.size(), "switching cluster", "switching clusters"),
+                           plural(local, "local mode", "local modes"),
+                           plural(local_transitions, "local transition", "local transitions"),
+                           plural(total, "finding", "findings"), sup);
+    } else {
+        out += fmt::format("{}, {}; {} ({} suppressed).\n\n", plural(modes.size(), "mode", "modes"),
+                           plural(trs.size(), "transition", "transitions"),
+                           plural(total, "finding", "findings"), sup);
+    }
 
     std::vector<std::vector<std::string>> rows;
     for (const Json& m : modes)
@@ -638,9 +658,40 @@ std::string clusters_text(const Json& check) {
     return out + md::table({"Cluster", "Mode variables", "Local modes"}, rows) + "\n";
 }
 
+// A factorised analysis (pipeline/factorised.h): each cluster's local modes
+// and transitions, one table each, instead of the global modes.
+std::string factorised_clusters_text(const Json& check) {
+    const Json* sc = member(check, "switching_clusters");
+    std::string out = clusters_text(check);
+    out += "The global modes were not enumerated: the clusters share no variable, so each one was analysed on its "
+           "own, and a global mode is a choice of one local mode per cluster.\n\n";
+    std::size_t k = 0;
+    for (const Json& c : array_of(*sc, "clusters")) {
+        ++k;
+        std::vector<std::vector<std::string>> rows;
+        for (const Json& m : array_of(c, "modes"))
+            rows.push_back({md::cell_code(string_of(m, "id")), md::text(member_text(m, "status", "not analysed")),
+                            md::text(member_text(m, "index")),
+                            member(m, "states") ? code_list(strings_of(m, "states")) : "n/a"});
+        out += fmt::format("#### Cluster {}: local modes\n\n", k);
+        out += md::table({"Mode", "Status", "Index", "States"}, rows) + "\n";
+        const Json& trs = array_of(c, "transitions");
+        if (trs.empty()) continue;
+        rows.clear();
+        for (const Json& t : trs)
+            rows.push_back({md::cell_code(string_of(t, "from")), md::cell_code(string_of(t, "to")),
+                            md::text(member_text(t, "trigger")), md::cell_code(string_of(t, "guard")),
+                            md::text(member_text(t, "verdict", "not analysed"))});
+        out += fmt::format("Cluster {}: transitions\n\n", k);
+        out += md::table({"From", "To", "Trigger", "Guard", "Restart"}, rows) + "\n";
+    }
+    return out;
+}
+
 std::string modes_section(const Json& check) {
     const Json& modes = array_of(check, "modes");
     std::string out = "## Modes\n\n";
+    if (modes.empty() && factorised(check)) return out + factorised_clusters_text(check);
     if (modes.empty()) return out + "No modes were found (the analysis stopped before).\n\n";
     out += clusters_text(check);
     for (const Json& m : modes) {

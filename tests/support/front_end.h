@@ -22,6 +22,11 @@ struct FrontEnd {
         options.flatten.model_name = model;
         result = run_pipeline(state, options, until);
     }
+    // As above, with the options given.
+    FrontEnd(const std::string& text, const RunOptions& options, std::string_view until) {
+        state.file = state.sources.add("test.mo", text);
+        result = run_pipeline(state, options, until);
+    }
     // As above, with libraries (--library entries; MODELICAPATH is not read).
     // An empty text runs without a model file: `model` names a library class.
     FrontEnd(const std::string& text, const std::vector<std::string>& libraries, std::string_view until,

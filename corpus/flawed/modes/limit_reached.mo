@@ -1,6 +1,9 @@
-// Thirteen independent switches (2^13 = 8192 modes): more than the exploration limit.
+// Thirteen switches coupled by one sum (2^13 = 8192 modes in one cluster):
+// more than the exploration limit. (corpus/good/many_independent_switches.mo
+// is the same model without the sum: analysed switch by switch.)
 // status: flawed
-// expect: modes-limit-reached at 4:1 "more than 4096 reachable modes"
+// stage: modes
+// expect: modes-limit-reached at 7:1 "more than 4096 reachable modes"
 model LimitReached
   Real x1(start = 1, fixed = true);
   Real u1;
@@ -41,7 +44,9 @@ model LimitReached
   Real x13(start = 13, fixed = true);
   Real u13;
   Boolean on13(start = true, fixed = true);
+  Real total "couples the switches";
 equation
+  total = u1 + u2 + u3 + u4 + u5 + u6 + u7 + u8 + u9 + u10 + u11 + u12 + u13;
   der(x1) = -u1;
   when x1 < 0.5 then
     on1 = false;

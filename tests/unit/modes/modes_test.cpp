@@ -152,10 +152,10 @@ TEST(Modes, UnbalancedModeIsNamed) {
 }
 
 TEST(Modes, ExplorationStopsAtTheLimitAndSaysSo) {
-    // 12 independent switches: 4096 reachable modes.
+    // 12 switches coupled by a sum (one cluster): 4096 reachable modes.
     std::string text = "model Many\n";
     for (int k = 1; k <= 12; ++k) text += fmt::format("  Real x{0}(start = 1); Boolean b{0}(start = false);\n", k);
-    text += "equation\n";
+    text += "  Real total;\nequation\n  total = x1 + x2 + x3 + x4 + x5 + x6 + x7 + x8 + x9 + x10 + x11 + x12;\n";
     for (int k = 1; k <= 12; ++k)
         text += fmt::format("  if b{0} then der(x{0}) = -1; else der(x{0}) = 1; end if;\n"
                             "  when x{0} > 2 then b{0} = true; end when;\n",
