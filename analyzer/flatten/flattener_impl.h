@@ -1,6 +1,6 @@
 // Internal to the flatten stage: the Flattener's state and its methods
-// (declarations), shared by the files that implement it (flattener.cpp; the
-// record and inner/outer parts in records.cpp and inner_outer.cpp).
+// (declarations), shared by the files that implement it, one concept each
+// (flattener.cpp lists them).
 //
 // Not an interface: flattener.h is the stage's entry point. The class is
 // here only so that one concept's methods can live in the file of that

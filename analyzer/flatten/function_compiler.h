@@ -5,7 +5,7 @@
 // elements first (`extends` in a function, Modelica 3.6, 12.2): inputs,
 // outputs and protected variables in declaration order, and the algorithm
 // sections. The flattener inlines a function symbolically from these parts
-// where it can (flattener.cpp); compile_function turns them into the
+// where it can (function_inlining.cpp); compile_function turns them into the
 // interpreter's form (function_ir.h) where it cannot.
 //
 // External functions: those of the Modelica.Math package are declared

@@ -3,7 +3,7 @@
 //
 // A Modelica function whose body the flattener cannot inline symbolically
 // (a while loop, or an if-statement or for range that depends on the
-// model's variables: flattener.cpp, inline_function) is compiled into this
+// model's variables: function_inlining.cpp, inline_function) is compiled into this
 // small intermediate form: its inputs, outputs and protected variables
 // become numbered slots of doubles (Integer and Boolean values are doubles
 // holding whole numbers and 0/1), names of constants become numbers, and
