@@ -165,24 +165,16 @@ std::vector<ModelPart> split_model(const FlatModel& flat) {
     auto component_of_reads = [&](const Reads& reads) {
         return reads.variables.empty() ? -1 : component[static_cast<std::size_t>(reads.variables.front())];
     };
-    std::set<int> switching;  // components with modes of their own
-    for (std::size_t v = 0; v < flat.variables.size(); ++v)
-        if (flat.variables[v].variability == Variability::Discrete && component[v] >= 0) switching.insert(component[v]);
-    std::vector<int> equation_component(flat.equations.size());
-    for (std::size_t i = 0; i < flat.equations.size(); ++i) {
-        const FlatEquation& e = flat.equations[i];
+    auto equation_reads = [&](const FlatEquation& e) {
         r.clear();
         reader.read(e.lhs, r);
         reader.read(e.rhs, r);
         reader.active_when(e.active_when, r);
-        equation_component[i] = component_of_reads(r);
-        if (!r.conditions.empty() && equation_component[i] >= 0) switching.insert(equation_component[i]);
-    }
-    std::vector<int> when_component(flat.whens.size());
-    for (std::size_t w = 0; w < flat.whens.size(); ++w) {
+    };
+    auto when_reads = [&](const FlatWhen& fw) {
         r.clear();
-        for (const ConditionPtr& t : flat.whens[w].triggers) reader.read(*t, r);
-        for (const WhenAction& a : flat.whens[w].actions) {
+        for (const ConditionPtr& t : fw.triggers) reader.read(*t, r);
+        for (const WhenAction& a : fw.actions) {
             if (a.variable >= 0) r.variables.push_back(a.variable);
             reader.read(a.value, r);
             reader.read(a.lhs, r);
@@ -190,6 +182,19 @@ std::vector<ModelPart> split_model(const FlatModel& flat) {
             if (a.bool_value) reader.read(*a.bool_value, r);
             if (a.assertion) reader.read(*a.assertion, r);
         }
+    };
+    std::set<int> switching;  // components with modes of their own
+    for (std::size_t v = 0; v < flat.variables.size(); ++v)
+        if (flat.variables[v].variability == Variability::Discrete && component[v] >= 0) switching.insert(component[v]);
+    std::vector<int> equation_component(flat.equations.size());
+    for (std::size_t i = 0; i < flat.equations.size(); ++i) {
+        equation_reads(flat.equations[i]);
+        equation_component[i] = component_of_reads(r);
+        if (!r.conditions.empty() && equation_component[i] >= 0) switching.insert(equation_component[i]);
+    }
+    std::vector<int> when_component(flat.whens.size());
+    for (std::size_t w = 0; w < flat.whens.size(); ++w) {
+        when_reads(flat.whens[w]);
         when_component[w] = component_of_reads(r);
         if (when_component[w] >= 0) switching.insert(when_component[w]);
     }
@@ -233,24 +238,6 @@ std::vector<ModelPart> split_model(const FlatModel& flat) {
             if (!fresh && it->second != part) joined = true;
         }
         return part;
-    };
-    auto equation_reads = [&](const FlatEquation& e) {
-        r.clear();
-        reader.read(e.lhs, r);
-        reader.read(e.rhs, r);
-        reader.active_when(e.active_when, r);
-    };
-    auto when_reads = [&](const FlatWhen& fw) {
-        r.clear();
-        for (const ConditionPtr& t : fw.triggers) reader.read(*t, r);
-        for (const WhenAction& a : fw.actions) {
-            if (a.variable >= 0) r.variables.push_back(a.variable);
-            reader.read(a.value, r);
-            reader.read(a.lhs, r);
-            reader.read(a.rhs, r);
-            if (a.bool_value) reader.read(*a.bool_value, r);
-            if (a.assertion) reader.read(*a.assertion, r);
-        }
     };
     for (std::size_t v = 0; v < flat.variables.size(); ++v)
         if (component[v] >= 0) builders[static_cast<std::size_t>(part_of(component[v]))].add_variable(static_cast<int>(v));
