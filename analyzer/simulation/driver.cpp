@@ -867,7 +867,18 @@ SimulationResult SimulationDriver::run_segments() {
             return result_;
         }
         if (end.fired.empty()) {
+            // A guard that reads an operator which jumps (floor(x) - 2) jumps
+            // with it: the transitions whose guards went from at most 0 to
+            // above it fire at this instant.
+            std::vector<double> before(sys_->guards().size());
+            for (std::size_t g = 0; g < before.size(); ++g) before[g] = sys_->guard_value(g, end.time, x_.data());
             if (!branch_event(end.time, end.branches)) return result_;
+            std::vector<std::size_t> jumped;
+            for (std::size_t g = 0; g < before.size(); ++g) {
+                const double after = sys_->guard_value(g, end.time, x_.data());
+                if (before[g] <= 0 && after > o_.guard_zero_tolerance) jumped.push_back(g);
+            }
+            if (!jumped.empty() && !handle_instant(end.time, jumped)) return result_;
         } else {
             // Operator branches crossing at the instant of a transition:
             // crossed first, the transition's restart then chooses the new

@@ -29,8 +29,9 @@ bool marked(const ex& e) {
 
 struct Freezer : GiNaC::map_function {
     EventOperators& ops;
-    explicit Freezer(EventOperators& o) : ops(o) {}
-    ex operator()(const ex& e) override { return ops.freeze(e); }
+    bool jumps_only;
+    Freezer(EventOperators& o, bool j) : ops(o), jumps_only(j) {}
+    ex operator()(const ex& e) override { return ops.freeze(e, jumps_only); }
 };
 
 double truncate(double q) { return q < 0 ? -std::floor(-q) : std::floor(q); }
@@ -70,17 +71,25 @@ std::size_t EventOperators::branch(Branch::Kind kind, const ex& argument, const 
     return index;
 }
 
-ex EventOperators::freeze(const ex& e) {
+ex EventOperators::freeze(const ex& e, bool jumps_only) {
     if (GiNaC::is_a<GiNaC::function>(e)) {
         const std::string name = GiNaC::ex_to<GiNaC::function>(e).get_name();
         if (name == "ma_noevent") return e;
         const bool one = e.nops() == 1, two = e.nops() == 2;
+        const bool continuous = (one && name == "ma_abs") || (two && (name == "ma_min" || name == "ma_max"));
         const bool event = (one && (name == "ma_abs" || name == "ma_sign" || name == "ma_floor" || name == "ma_ceil")) ||
                            (two && (name == "ma_min" || name == "ma_max" || name == "ma_div" || name == "ma_mod" ||
                                     name == "ma_rem"));
+        if (event && continuous && jumps_only) {
+            if (marked(e)) return e;
+            std::vector<ex> a;
+            for (std::size_t k = 0; k < e.nops(); ++k) a.push_back(freeze(e.op(k), true));
+            return one ? GiNaC::function(GiNaC::ex_to<GiNaC::function>(e).get_serial(), a[0])
+                       : GiNaC::function(GiNaC::ex_to<GiNaC::function>(e).get_serial(), a[0], a[1]);
+        }
         if (event && !marked(e)) {
             std::vector<ex> a;
-            for (std::size_t k = 0; k < e.nops(); ++k) a.push_back(freeze(e.op(k)));
+            for (std::size_t k = 0; k < e.nops(); ++k) a.push_back(freeze(e.op(k), jumps_only));
             const std::string text = text_of(e);
             auto param = [&](std::size_t b, std::size_t k = 0) { return ex(parameters_[branches_[b].first + k]); };
             if (name == "ma_abs" || name == "ma_sign") {
@@ -105,7 +114,7 @@ ex EventOperators::freeze(const ex& e) {
         if (event) return e;  // noEvent: evaluated as it is
     }
     if (e.nops() == 0) return e;
-    Freezer f(*this);
+    Freezer f(*this, jumps_only);
     return e.map(f);
 }
 

@@ -31,10 +31,13 @@
 // skip them when p >= 0, never requires it, and located events are always
 // correct (only the restarts cost).
 //
-// Not frozen: the operators inside the transitions' guards and the asserts'
-// conditions (they are followed as the functions they are: a kink of a
-// continuous guard is no problem for the interval search), and inside
-// user functions that are evaluated by the interpreter.
+// In the transitions' guards only the operators that jump are frozen
+// (freeze with jumps_only): a guard such as floor(x) - 2 is constant between
+// floor's events and jumps at one of them, where the simulation fires the
+// transitions whose guards jumped from at most 0 to above it (driver.cpp);
+// a kink of a continuous guard (abs, min, max) is no problem for the
+// interval search. Not frozen: the operators inside the asserts'
+// conditions, and inside user functions evaluated by the interpreter.
 #pragma once
 
 #include <ginac/ginac.h>
@@ -67,8 +70,12 @@ struct BranchGuard {
 class EventOperators {
 public:
     // `e` with its event-generating occurrences frozen (registering their
-    // branches and parameters).
-    GiNaC::ex freeze(const GiNaC::ex& e);
+    // branches and parameters). With `jumps_only`, only the operators whose
+    // value jumps (sign, floor, ceil, integer, div, mod, rem): a guard that
+    // reads them is constant between their events, and its crossing is the
+    // jump itself (the simulation fires it at the operator's event);
+    // abs, min and max stay continuous functions the interval search follows.
+    GiNaC::ex freeze(const GiNaC::ex& e, bool jumps_only = false);
     const std::vector<Branch>& branches() const { return branches_; }
     const std::vector<GiNaC::symbol>& parameters() const { return parameters_; }
     std::vector<BranchGuard> exit_guards() const;

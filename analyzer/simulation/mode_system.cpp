@@ -449,7 +449,9 @@ ModeSystem::ModeSystem(const FlatModel& flat, const ModeSet& modes, int mode_ind
         Guard g;
         g.transition = static_cast<int>(ti);
         g.text = t.guard_text;
-        ex e = t.guard.subs(params, kExactSubs);
+        // Operators that jump are frozen: the guard jumps at their events.
+        ex e = events_.freeze(t.guard.subs(params, kExactSubs), true);
+        add_branch_parameters();
         if (t.sampled) {
             // time - (the clock's next instant), a parameter the simulation
             // moves on after each firing.

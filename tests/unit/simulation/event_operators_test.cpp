@@ -474,3 +474,48 @@ end M;
 
 }  // namespace
 }  // namespace modeaudit
+
+namespace modeaudit {
+namespace {
+
+// A when-condition that reads an operator which jumps: `floor(x) > 2` with
+// x = t is at most 0 on [0, 3) (0 on [2, 3), where the guard floor(x) - 2
+// touches 0 and stays there) and jumps to 1 at t = 3. The guard is frozen
+// with floor (event_operators.h, jumps_only) and the transition fires at
+// floor's event at t = 3, in one instant with it (it was missed, with a
+// warning that the search gave up, when floor was followed as a function).
+// abs in a guard stays a continuous function: no event at its kink.
+TEST(EventOperators, AGuardThatJumpsWithItsOperatorFiresAtTheOperatorsEvent) {
+    auto fe = std::make_unique<testing::FrontEnd>(R"(model G
+  Real x(start = 0, fixed = true);
+  Integer n(start = 0, fixed = true);
+  Integer m(start = 0, fixed = true);
+equation
+  der(x) = 1;
+  when floor(x) > 2 then
+    n = pre(n) + 1;
+  end when;
+  when abs(x - 1) > 1.5 then
+    m = pre(m) + 1;
+  end when;
+  annotation(experiment(StopTime = 4));
+end G;)",
+                                                  "simulation");
+    ASSERT_TRUE(fe->state.simulation) << fe->diagnostics();
+    const SimulationResult& r = *fe->state.simulation;
+    EXPECT_EQ(r.stopped_because, StopReason::StopTime) << first_message(r);
+    EXPECT_EQ(r.final_values.at("n"), 1);
+    EXPECT_EQ(r.final_values.at("m"), 1);
+    std::vector<std::string> what;
+    for (const EventRecord& e : r.events)
+        what.push_back(fmt::format("{:.9f} {}", e.time, e.guards.empty() ? "" : e.guards.front()));
+    // floor's events at 1, 2, 3; abs(x - 1) > 1.5 crosses at x = 2.5; the
+    // guard floor(x) - 2 fires at 3 with floor's event.
+    EXPECT_EQ(fmt::format("{}", fmt::join(what, "; ")),
+              "1.000000000 floor(x) jumps; 2.000000000 floor(x) jumps; 2.500000000 abs(x - 1) - 1.5; "
+              "3.000000000 floor(x) jumps; 3.000000000 floor(x) - 2");
+    for (const Diagnostic& d : fe->state.sink.all()) EXPECT_NE(d.rule, "sim-event-search-incomplete") << d.message;
+}
+
+}  // namespace
+}  // namespace modeaudit
