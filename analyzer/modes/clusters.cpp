@@ -5,48 +5,96 @@
 
 namespace modeaudit {
 
-VariableCoupling::VariableCoupling(const FlatModel& flat) : flat_(flat), parent_(flat.variables.size()) {
-    std::iota(parent_.begin(), parent_.end(), 0);
-    std::vector<int> vars;
-    for (const FlatEquation& e : flat.equations) {
-        if (e.initial) continue;  // initial equations hold at the start only
-        vars.clear();
-        variables_of(e.lhs, vars);
-        variables_of(e.rhs, vars);
-        for (const auto& [k, value] : e.active_when) variables_of(*flat.conditions[static_cast<std::size_t>(k)], vars);
-        unite_all(vars);
-    }
-    for (const FlatWhen& w : flat.whens) {
-        vars.clear();
-        for (const ConditionPtr& t : w.triggers) variables_of(*t, vars);
-        for (const WhenAction& a : w.actions) {
-            if (a.variable >= 0) vars.push_back(a.variable);
-            variables_of(a.value, vars);
-            if (a.bool_value) variables_of(*a.bool_value, vars);
-            variables_of(a.lhs, vars);
-            variables_of(a.rhs, vars);
-            if (a.assertion) variables_of(*a.assertion, vars);
+void ModelReader::variable(int v, Reads& r) const {
+    const Variability k = flat_.variables[static_cast<std::size_t>(v)].variability;
+    (k == Variability::Continuous || k == Variability::Discrete ? r.variables : r.parameters).push_back(v);
+}
+
+void ModelReader::read(const GiNaC::ex& e, Reads& r) const {
+    for (GiNaC::const_preorder_iterator it = e.preorder_begin(); it != e.preorder_end(); ++it) {
+        if (!GiNaC::is_a<GiNaC::symbol>(*it)) continue;
+        auto m = flat_.symbols.meaning(GiNaC::ex_to<GiNaC::symbol>(*it));
+        if (!m) continue;
+        using R = SymbolTable::Meaning::Role;
+        if (m->role == R::Condition) {
+            r.conditions.push_back(m->index);
+            read(*flat_.conditions[static_cast<std::size_t>(m->index)], r);
+        } else if (m->role != R::Time) {
+            variable(m->index, r);
         }
-        unite_all(vars);
     }
-    for (const RelationDefinition& d : flat.relation_definitions) {
-        vars.clear();
-        vars.push_back(d.variable);
-        variables_of(*d.condition, vars);
-        unite_all(vars);
+}
+
+void ModelReader::read(const Condition& c, Reads& r) const {
+    if (c.kind == Condition::Kind::Variable && c.variable >= 0) variable(c.variable, r);
+    if (c.kind == Condition::Kind::Relation || c.kind == Condition::Kind::Sample) {
+        read(c.lhs, r);
+        read(c.rhs, r);
     }
-    for (const IntegerDefinition& d : flat.integer_definitions) {
-        vars.clear();
-        vars.push_back(d.variable);
-        variables_of(d.value, vars);
-        unite_all(vars);
+    for (const ConditionPtr& o : c.operands) read(*o, r);
+}
+
+void ModelReader::active_when(const std::vector<std::pair<int, bool>>& path, Reads& r) const {
+    for (const auto& [k, value] : path) {
+        r.conditions.push_back(k);
+        read(*flat_.conditions[static_cast<std::size_t>(k)], r);
     }
-    for (const FlatAssert& a : flat.asserts) {
-        vars.clear();
-        variables_of(*a.condition, vars);
-        for (const auto& [k, value] : a.active_when) variables_of(*flat.conditions[static_cast<std::size_t>(k)], vars);
-        unite_all(vars);
+}
+
+void ModelReader::equation(const FlatEquation& e, Reads& r) const {
+    read(e.lhs, r);
+    read(e.rhs, r);
+    active_when(e.active_when, r);
+}
+
+void ModelReader::when(const FlatWhen& w, Reads& r) const {
+    for (const ConditionPtr& t : w.triggers) read(*t, r);
+    for (const WhenAction& a : w.actions) {
+        if (a.variable >= 0) variable(a.variable, r);
+        read(a.value, r);
+        if (a.bool_value) read(*a.bool_value, r);
+        read(a.lhs, r);
+        read(a.rhs, r);
+        if (a.assertion) read(*a.assertion, r);
     }
+}
+
+void ModelReader::definition(const RelationDefinition& d, Reads& r) const {
+    variable(d.variable, r);
+    read(*d.condition, r);
+}
+
+void ModelReader::definition(const IntegerDefinition& d, Reads& r) const {
+    variable(d.variable, r);
+    read(d.value, r);
+}
+
+void ModelReader::assertion(const FlatAssert& a, Reads& r) const {
+    read(*a.condition, r);
+    active_when(a.active_when, r);
+}
+
+void ModelReader::attributes(int v, Reads& r) const {
+    const FlatVariable& var = flat_.variables[static_cast<std::size_t>(v)];
+    for (const auto* a : {&var.start, &var.min, &var.max, &var.nominal, &var.value})
+        if (*a) read(**a, r);
+    if (var.invariant && var.invariant->rate) read(*var.invariant->rate, r);
+}
+
+VariableCoupling::VariableCoupling(const FlatModel& flat) : reader_(flat), parent_(flat.variables.size()) {
+    std::iota(parent_.begin(), parent_.end(), 0);
+    Reads r;
+    auto unite_read = [&](auto read) {
+        r.clear();
+        read();
+        unite_all(r.variables);
+    };
+    for (const FlatEquation& e : flat.equations)
+        if (!e.initial) unite_read([&] { reader_.equation(e, r); });  // initial equations hold at the start only
+    for (const FlatWhen& w : flat.whens) unite_read([&] { reader_.when(w, r); });
+    for (const RelationDefinition& d : flat.relation_definitions) unite_read([&] { reader_.definition(d, r); });
+    for (const IntegerDefinition& d : flat.integer_definitions) unite_read([&] { reader_.definition(d, r); });
+    for (const FlatAssert& a : flat.asserts) unite_read([&] { reader_.assertion(a, r); });
 }
 
 int VariableCoupling::find(int v) const {
@@ -74,41 +122,20 @@ void VariableCoupling::unite_all(const std::vector<int>& vars) {
 
 int VariableCoupling::component(int v) const { return find(v); }
 
-void VariableCoupling::variables_of(const GiNaC::ex& e, std::vector<int>& out) const {
-    for (GiNaC::const_preorder_iterator it = e.preorder_begin(); it != e.preorder_end(); ++it) {
-        if (!GiNaC::is_a<GiNaC::symbol>(*it)) continue;
-        auto m = flat_.symbols.meaning(GiNaC::ex_to<GiNaC::symbol>(*it));
-        if (!m) continue;
-        using R = SymbolTable::Meaning::Role;
-        if (m->role == R::Condition) {
-            variables_of(*flat_.conditions[static_cast<std::size_t>(m->index)], out);
-        } else if (m->role == R::Variable || m->role == R::Pre || m->role == R::Derivative) {
-            const FlatVariable& var = flat_.variables[static_cast<std::size_t>(m->index)];
-            if (var.variability == Variability::Continuous || var.variability == Variability::Discrete)
-                out.push_back(m->index);
-        }
-    }
-}
-
-void VariableCoupling::variables_of(const Condition& c, std::vector<int>& out) const {
-    if (c.kind == Condition::Kind::Variable && c.variable >= 0) out.push_back(c.variable);
-    if (c.kind == Condition::Kind::Relation || c.kind == Condition::Kind::Sample) {
-        variables_of(c.lhs, out);
-        variables_of(c.rhs, out);
-    }
-    for (const ConditionPtr& o : c.operands) variables_of(*o, out);
+int VariableCoupling::first_component(const Reads& r) const {
+    return r.variables.empty() ? -1 : find(r.variables.front());
 }
 
 int VariableCoupling::component_of(const GiNaC::ex& e) const {
-    std::vector<int> vars;
-    variables_of(e, vars);
-    return vars.empty() ? -1 : find(vars[0]);
+    Reads r;
+    reader_.read(e, r);
+    return first_component(r);
 }
 
 int VariableCoupling::component_of(const Condition& c) const {
-    std::vector<int> vars;
-    variables_of(c, vars);
-    return vars.empty() ? -1 : find(vars[0]);
+    Reads r;
+    reader_.read(c, r);
+    return first_component(r);
 }
 
 std::vector<SwitchingCluster> group_clusters(const std::vector<int>& component_of_mode_variable) {

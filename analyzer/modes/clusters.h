@@ -31,6 +31,44 @@ struct SwitchingCluster {
     bool complete = true;             // false when the local exploration hit the mode limit
 };
 
+// What a piece of the model reads: its unknowns (continuous and discrete
+// variables, also through derivatives, left limits and condition symbols),
+// the parameters and constants, and the condition symbols, each in the
+// order met (repeats kept).
+struct Reads {
+    std::vector<int> variables, parameters, conditions;
+    void clear() {
+        variables.clear();
+        parameters.clear();
+        conditions.clear();
+    }
+};
+
+// Collects Reads from the model's pieces; each call appends. The one walk
+// shared by the coupling below and the model's partition
+// (model_partition.h), so that both join variables the same way.
+class ModelReader {
+public:
+    explicit ModelReader(const FlatModel& flat) : flat_(flat) {}
+    void read(const GiNaC::ex& e, Reads& r) const;
+    void read(const Condition& c, Reads& r) const;
+    // The conditions of an if-branch path and what they read.
+    void active_when(const std::vector<std::pair<int, bool>>& path, Reads& r) const;
+    void equation(const FlatEquation& e, Reads& r) const;
+    // Its triggers, and per action the variable assigned and what it reads.
+    void when(const FlatWhen& w, Reads& r) const;
+    // The variable defined first, then what defines it.
+    void definition(const RelationDefinition& d, Reads& r) const;
+    void definition(const IntegerDefinition& d, Reads& r) const;
+    void assertion(const FlatAssert& a, Reads& r) const;
+    // Variable v's start, bounds, nominal, value and invariant rate.
+    void attributes(int v, Reads& r) const;
+
+private:
+    void variable(int v, Reads& r) const;
+    const FlatModel& flat_;
+};
+
 // Connected components of the flat variables through the model's equations,
 // when-clauses, definitions and asserts (union-find; near-linear in the size
 // of the model).
@@ -46,14 +84,12 @@ public:
     int component_of(const Condition& c) const;
 
 private:
-    const FlatModel& flat_;
+    const ModelReader reader_;
     mutable std::vector<int> parent_;
     void unite(int a, int b);
     int find(int v) const;
-    // The flat variables `e` mentions (through condition symbols too).
-    void variables_of(const GiNaC::ex& e, std::vector<int>& out) const;
-    void variables_of(const Condition& c, std::vector<int>& out) const;
     void unite_all(const std::vector<int>& vars);
+    int first_component(const Reads& r) const;
 };
 
 // Groups mode variables by component: `component_of_mode_variable[i]` is

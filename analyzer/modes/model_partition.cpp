@@ -10,70 +10,6 @@ namespace modeaudit {
 
 namespace {
 
-// What an expression or condition reads: unknowns (continuous and discrete
-// variables, also through derivatives and left limits), parameters and
-// constants, condition symbols.
-struct Reads {
-    std::vector<int> variables, parameters, conditions;
-    void clear() {
-        variables.clear();
-        parameters.clear();
-        conditions.clear();
-    }
-};
-
-class Reader {
-public:
-    explicit Reader(const FlatModel& flat) : flat_(flat) {}
-
-    void read(const GiNaC::ex& e, Reads& r) const {
-        for (GiNaC::const_preorder_iterator it = e.preorder_begin(); it != e.preorder_end(); ++it) {
-            if (!GiNaC::is_a<GiNaC::symbol>(*it)) continue;
-            auto m = flat_.symbols.meaning(GiNaC::ex_to<GiNaC::symbol>(*it));
-            if (!m) continue;
-            using R = SymbolTable::Meaning::Role;
-            if (m->role == R::Condition) {
-                r.conditions.push_back(m->index);
-                read(*flat_.conditions[static_cast<std::size_t>(m->index)], r);
-            } else if (m->role != R::Time) {
-                variable(m->index, r);
-            }
-        }
-    }
-
-    void read(const Condition& c, Reads& r) const {
-        if (c.kind == Condition::Kind::Variable && c.variable >= 0) variable(c.variable, r);
-        if (c.kind == Condition::Kind::Relation || c.kind == Condition::Kind::Sample) {
-            read(c.lhs, r);
-            read(c.rhs, r);
-        }
-        for (const ConditionPtr& o : c.operands) read(*o, r);
-    }
-
-    void active_when(const std::vector<std::pair<int, bool>>& path, Reads& r) const {
-        for (const auto& [k, value] : path) {
-            r.conditions.push_back(k);
-            read(*flat_.conditions[static_cast<std::size_t>(k)], r);
-        }
-    }
-
-    // The attributes of variable v: its start, bounds, nominal, value and
-    // invariant rate.
-    void attributes(int v, Reads& r) const {
-        const FlatVariable& var = flat_.variables[static_cast<std::size_t>(v)];
-        for (const auto* a : {&var.start, &var.min, &var.max, &var.nominal, &var.value})
-            if (*a) read(**a, r);
-        if (var.invariant && var.invariant->rate) read(*var.invariant->rate, r);
-    }
-
-private:
-    void variable(int v, Reads& r) const {
-        const Variability k = flat_.variables[static_cast<std::size_t>(v)].variability;
-        (k == Variability::Continuous || k == Variability::Discrete ? r.variables : r.parameters).push_back(v);
-    }
-    const FlatModel& flat_;
-};
-
 // The whole model's conditions and variables renumbered for one part.
 class PartBuilder {
 public:
@@ -81,7 +17,6 @@ public:
 
     void add_variable(int v) { variables_.insert(v); }
     const std::set<int>& variables() const { return variables_; }
-    bool empty() const { return variables_.empty(); }
     void add_condition(int c) { conditions_.insert(c); }
 
     // Numbers the part's variables and conditions (in the whole model's
@@ -146,8 +81,14 @@ private:
 }  // namespace
 
 std::vector<ModelPart> split_model(const FlatModel& flat) {
+    // Nothing that can switch (no when-clause, condition or discrete
+    // variable): one part, and no walk of the model.
+    if (flat.whens.empty() && flat.conditions.empty() &&
+        std::none_of(flat.variables.begin(), flat.variables.end(),
+                     [](const FlatVariable& v) { return v.variability == Variability::Discrete; }))
+        return {};
     const VariableCoupling coupling(flat);
-    const Reader reader(flat);
+    const ModelReader reader(flat);
     // The component of every unknown; an alias goes with its representative.
     std::vector<int> component(flat.variables.size(), -1);
     for (std::size_t v = 0; v < flat.variables.size(); ++v) {
@@ -159,46 +100,35 @@ std::vector<ModelPart> split_model(const FlatModel& flat) {
         if (component[static_cast<std::size_t>(a.representative)] >= 0)
             component[static_cast<std::size_t>(a.variable)] = component[static_cast<std::size_t>(a.representative)];
 
-    // Items (equations, when-clauses, definitions, asserts) and the
-    // component each one sits in (-1: it reads no unknown).
-    Reads r;
+    // What each item (equation, when-clause, definition, assert) reads, and
+    // the component it sits in (-1: it reads no unknown).
     auto component_of_reads = [&](const Reads& reads) {
         return reads.variables.empty() ? -1 : component[static_cast<std::size_t>(reads.variables.front())];
     };
-    auto equation_reads = [&](const FlatEquation& e) {
-        r.clear();
-        reader.read(e.lhs, r);
-        reader.read(e.rhs, r);
-        reader.active_when(e.active_when, r);
+    auto reads_of = [&](const auto& items, auto read) {
+        std::vector<Reads> out(items.size());
+        for (std::size_t i = 0; i < items.size(); ++i) read(items[i], out[i]);
+        return out;
     };
-    auto when_reads = [&](const FlatWhen& fw) {
-        r.clear();
-        for (const ConditionPtr& t : fw.triggers) reader.read(*t, r);
-        for (const WhenAction& a : fw.actions) {
-            if (a.variable >= 0) r.variables.push_back(a.variable);
-            reader.read(a.value, r);
-            reader.read(a.lhs, r);
-            reader.read(a.rhs, r);
-            if (a.bool_value) reader.read(*a.bool_value, r);
-            if (a.assertion) reader.read(*a.assertion, r);
-        }
-    };
+    const std::vector<Reads> equation_reads =
+        reads_of(flat.equations, [&](const FlatEquation& e, Reads& r) { reader.equation(e, r); });
+    const std::vector<Reads> when_reads = reads_of(flat.whens, [&](const FlatWhen& w, Reads& r) { reader.when(w, r); });
     std::set<int> switching;  // components with modes of their own
     for (std::size_t v = 0; v < flat.variables.size(); ++v)
         if (flat.variables[v].variability == Variability::Discrete && component[v] >= 0) switching.insert(component[v]);
-    std::vector<int> equation_component(flat.equations.size());
-    for (std::size_t i = 0; i < flat.equations.size(); ++i) {
-        equation_reads(flat.equations[i]);
-        equation_component[i] = component_of_reads(r);
-        if (!r.conditions.empty() && equation_component[i] >= 0) switching.insert(equation_component[i]);
-    }
-    std::vector<int> when_component(flat.whens.size());
-    for (std::size_t w = 0; w < flat.whens.size(); ++w) {
-        when_reads(flat.whens[w]);
-        when_component[w] = component_of_reads(r);
-        if (when_component[w] >= 0) switching.insert(when_component[w]);
-    }
+    for (const Reads& r : equation_reads)
+        if (!r.conditions.empty() && component_of_reads(r) >= 0) switching.insert(component_of_reads(r));
+    for (const Reads& r : when_reads)
+        if (component_of_reads(r) >= 0) switching.insert(component_of_reads(r));
     if (switching.size() < 2) return {};
+    const std::vector<Reads> initial_reads =
+        reads_of(flat.initial_equations, [&](const FlatEquation& e, Reads& r) { reader.equation(e, r); });
+    const std::vector<Reads> relation_reads = reads_of(
+        flat.relation_definitions, [&](const RelationDefinition& d, Reads& r) { reader.definition(d, r); });
+    const std::vector<Reads> integer_reads = reads_of(
+        flat.integer_definitions, [&](const IntegerDefinition& d, Reads& r) { reader.definition(d, r); });
+    const std::vector<Reads> assert_reads =
+        reads_of(flat.asserts, [&](const FlatAssert& a, Reads& r) { reader.assertion(a, r); });
 
     // Parts: each switching component, in the order of its first variable;
     // the rest (part 0) when anything is left.
@@ -241,49 +171,27 @@ std::vector<ModelPart> split_model(const FlatModel& flat) {
     };
     for (std::size_t v = 0; v < flat.variables.size(); ++v)
         if (component[v] >= 0) builders[static_cast<std::size_t>(part_of(component[v]))].add_variable(static_cast<int>(v));
-    std::vector<int> equation_part(flat.equations.size()), initial_part(flat.initial_equations.size()),
-        when_part(flat.whens.size()), relation_part(flat.relation_definitions.size()),
-        integer_part(flat.integer_definitions.size()), assert_part(flat.asserts.size());
-    for (std::size_t i = 0; i < flat.equations.size(); ++i) {
-        equation_reads(flat.equations[i]);
-        equation_part[i] = claim(part_of(equation_component[i]), r);
-    }
-    for (std::size_t i = 0; i < flat.initial_equations.size(); ++i) {
-        equation_reads(flat.initial_equations[i]);
-        initial_part[i] = claim(part_of(component_of_reads(r)), r);
-    }
+    // Each item goes to the part of its component (a definition: of the
+    // variable it defines, which it reads first).
+    auto claim_all = [&](const std::vector<Reads>& reads) {
+        std::vector<int> part(reads.size());
+        for (std::size_t i = 0; i < reads.size(); ++i) part[i] = claim(part_of(component_of_reads(reads[i])), reads[i]);
+        return part;
+    };
+    const std::vector<int> equation_part = claim_all(equation_reads), initial_part = claim_all(initial_reads),
+                           when_part = claim_all(when_reads), relation_part = claim_all(relation_reads),
+                           integer_part = claim_all(integer_reads), assert_part = claim_all(assert_reads);
     std::map<int, int> chain_part;  // a when/elsewhen chain stays in one part
     for (std::size_t w = 0; w < flat.whens.size(); ++w) {
-        when_reads(flat.whens[w]);
-        when_part[w] = claim(part_of(when_component[w]), r);
         auto [it, fresh] = chain_part.emplace(flat.whens[w].chain, when_part[w]);
         if (!fresh && it->second != when_part[w]) joined = true;
-    }
-    for (std::size_t i = 0; i < flat.relation_definitions.size(); ++i) {
-        const RelationDefinition& d = flat.relation_definitions[i];
-        r.clear();
-        r.variables.push_back(d.variable);
-        reader.read(*d.condition, r);
-        relation_part[i] = claim(part_of(component[static_cast<std::size_t>(d.variable)]), r);
-    }
-    for (std::size_t i = 0; i < flat.integer_definitions.size(); ++i) {
-        const IntegerDefinition& d = flat.integer_definitions[i];
-        r.clear();
-        r.variables.push_back(d.variable);
-        reader.read(d.value, r);
-        integer_part[i] = claim(part_of(component[static_cast<std::size_t>(d.variable)]), r);
-    }
-    for (std::size_t i = 0; i < flat.asserts.size(); ++i) {
-        r.clear();
-        reader.read(*flat.asserts[i].condition, r);
-        reader.active_when(flat.asserts[i].active_when, r);
-        assert_part[i] = claim(part_of(component_of_reads(r)), r);
     }
     // The attributes of every variable a part holds, and the parameters
     // they read, until no new one comes.
     for (std::size_t k = 0; k < parts.size() && !joined; ++k) {
         std::vector<int> todo(builders[k].variables().begin(), builders[k].variables().end());
         std::set<int> seen;
+        Reads r;
         while (!todo.empty()) {
             const int v = todo.back();
             todo.pop_back();
