@@ -735,9 +735,7 @@ void Explorer::find_clusters(ModeSet& set, const State& init, const std::vector<
     if (!placed) std::fill(component.begin(), component.end(), 0);
     set.clusters = group_clusters(component);
     if (set.clusters.size() == 1) {  // the global enumeration is the cluster's
-        std::size_t long_modes = 0;
-        for (const Mode& m : set.modes) long_modes += m.transient_only ? 0 : 1;
-        set.clusters[0].local_modes = long_modes;
+        set.clusters[0].local_modes = set.long_mode_count();
         set.clusters[0].complete = set.complete;
         return;
     }
@@ -1035,6 +1033,12 @@ ModeSet Explorer::run() {
 }
 
 }  // namespace
+
+std::size_t ModeSet::long_mode_count() const {
+    std::size_t n = 0;
+    for (const Mode& m : modes) n += m.transient_only ? 0 : 1;
+    return n;
+}
 
 double ModeSet::global_mode_count() const {
     if (clusters.empty()) return static_cast<double>(modes.size());

@@ -128,6 +128,8 @@ struct ModeSet {
     // The number of global modes the clusters' local modes combine to (their
     // product; the modes enumerated when there are no clusters).
     double global_mode_count() const;
+    // The modes that are not transient only (the modes the model can stay in).
+    std::size_t long_mode_count() const;
 };
 
 struct ModeLimits {

@@ -5,16 +5,6 @@
 
 namespace modeaudit {
 
-namespace {
-
-std::size_t long_modes(const ModeSet& set) {
-    std::size_t n = 0;
-    for (const Mode& m : set.modes) n += m.transient_only ? 0 : 1;
-    return n;
-}
-
-}  // namespace
-
 bool factorise(PipelineState& s, const RunOptions& o) {
     std::vector<ModelPart> split = split_model(*s.flat);
     if (split.size() < 2) return false;
@@ -25,7 +15,7 @@ bool factorise(PipelineState& s, const RunOptions& o) {
         part->flat = std::make_unique<FlatModel>(std::move(p.model));
         part->modes = std::make_unique<ModeSet>(enumerate_modes(*part->flat, part->sink, o.modes));
         run_mode_checks(*part->flat, *part->modes, part->sink);
-        product *= static_cast<double>(long_modes(*part->modes));
+        product *= static_cast<double>(part->modes->long_mode_count());
         parts.push_back(std::move(part));
     }
     if (product <= static_cast<double>(o.modes.max_modes)) return false;
@@ -40,7 +30,7 @@ bool factorise(PipelineState& s, const RunOptions& o) {
             c.mode_variables.push_back(static_cast<int>(summary->mode_variables.size()));
             summary->mode_variables.push_back(v);
         }
-        c.local_modes = long_modes(m);
+        c.local_modes = m.long_mode_count();
         c.complete = m.complete;
         summary->complete = summary->complete && m.complete;
         summary->clusters.push_back(std::move(c));
