@@ -22,11 +22,18 @@ namespace modeaudit {
 
 namespace {
 
-// The dump of a stage of a factorised analysis: each part's, under a
-// heading naming its mode variables; false when the model is analysed whole.
-bool dump_parts(const PipelineState& s, std::ostream& out,
-                const std::function<void(const PipelineState&, std::ostream&)>& dump) {
-    if (s.parts.empty()) return false;
+// What the stages after modes analyse: each part of a factorised model
+// (pipeline/factorised.h), else the model itself. Findings go to the
+// model's sink either way.
+void for_each_analysis(PipelineState& s, const std::function<void(PipelineState&)>& stage) {
+    if (s.parts.empty()) return stage(s);
+    for (auto& p : s.parts) stage(*p);
+}
+
+// A stage's dump, of each part under a heading naming its mode variables.
+void dump_each(const PipelineState& s, std::ostream& out,
+               const std::function<void(const PipelineState&, std::ostream&)>& dump) {
+    if (s.parts.empty()) return dump(s, out);
     out << fmt::format("analysed in {} independent parts ({:.4g} global modes)\n", s.parts.size(),
                        s.modes->global_mode_count());
     for (std::size_t k = 0; k < s.parts.size(); ++k) {
@@ -37,7 +44,6 @@ bool dump_parts(const PipelineState& s, std::ostream& out,
                            names.empty() ? std::string("no mode variable") : fmt::format("{}", fmt::join(names, ", ")));
         dump(p, out);
     }
-    return true;
 }
 
 StageOutcome run_parse(PipelineState& s, const RunOptions& o) {
@@ -69,87 +75,66 @@ StageOutcome run_modes(PipelineState& s, const RunOptions& o) {
     return StageOutcome::Ok;
 }
 void dump_modes_stage(const PipelineState& s, std::ostream& out) {
-    if (dump_parts(s, out, [](const PipelineState& p, std::ostream& o) { dump_modes(*p.flat, *p.modes, o); })) return;
-    dump_modes(*s.flat, *s.modes, out);
+    dump_each(s, out, [](const PipelineState& p, std::ostream& o) { dump_modes(*p.flat, *p.modes, o); });
 }
 
 StageOutcome run_structure(PipelineState& s, const RunOptions& o) {
-    if (!s.parts.empty()) {
-        for (auto& p : s.parts) {
-            std::size_t from = s.sink.size();
-            p->structure = std::make_unique<StructureResult>(analyze_structure(*p->flat, *p->modes, s.sink, o.structure));
-            apply_suppressions(*p->flat, s.sink, from);
-        }
-        return StageOutcome::Ok;
-    }
-    std::size_t from = s.sink.size();
-    s.structure = std::make_unique<StructureResult>(analyze_structure(*s.flat, *s.modes, s.sink, o.structure));
-    apply_suppressions(*s.flat, s.sink, from);
+    for_each_analysis(s, [&](PipelineState& a) {
+        std::size_t from = s.sink.size();
+        a.structure = std::make_unique<StructureResult>(analyze_structure(*a.flat, *a.modes, s.sink, o.structure));
+        apply_suppressions(*a.flat, s.sink, from);
+    });
     return StageOutcome::Ok;
 }
 void dump_structure_stage(const PipelineState& s, std::ostream& out) {
-    auto dump = [](const PipelineState& p, std::ostream& o) { dump_structure(*p.flat, *p.modes, *p.structure, o); };
-    if (!dump_parts(s, out, dump)) dump(s, out);
+    dump_each(s, out, [](const PipelineState& p, std::ostream& o) { dump_structure(*p.flat, *p.modes, *p.structure, o); });
 }
 
 StageOutcome run_mode_change(PipelineState& s, const RunOptions& o) {
     ModeChangeOptions mo = o.mode_change;
     mo.progress = o.progress;
-    for (auto& p : s.parts)
-        p->mode_change = std::make_unique<ModeChangeResult>(study_transitions(*p->flat, *p->modes, *p->structure, mo));
-    if (!s.parts.empty()) return StageOutcome::Ok;
-    s.mode_change = std::make_unique<ModeChangeResult>(study_transitions(*s.flat, *s.modes, *s.structure, mo));
+    for_each_analysis(s, [&](PipelineState& a) {
+        a.mode_change = std::make_unique<ModeChangeResult>(study_transitions(*a.flat, *a.modes, *a.structure, mo));
+    });
     return StageOutcome::Ok;
 }
 void dump_mode_change_stage(const PipelineState& s, std::ostream& out) {
-    auto dump = [](const PipelineState& p, std::ostream& o) { dump_mode_change(*p.flat, *p.modes, *p.mode_change, o); };
-    if (!dump_parts(s, out, dump)) dump(s, out);
+    dump_each(s, out,
+              [](const PipelineState& p, std::ostream& o) { dump_mode_change(*p.flat, *p.modes, *p.mode_change, o); });
 }
 
 StageOutcome run_rescaling(PipelineState& s, const RunOptions& o) {
-    for (auto& p : s.parts)
-        p->rescaling =
-            std::make_unique<RescalingStageResult>(rescale_transitions(*p->flat, *p->mode_change, o.progress, o.z3));
-    if (!s.parts.empty()) return StageOutcome::Ok;
-    s.rescaling = std::make_unique<RescalingStageResult>(rescale_transitions(*s.flat, *s.mode_change, o.progress, o.z3));
+    for_each_analysis(s, [&](PipelineState& a) {
+        a.rescaling = std::make_unique<RescalingStageResult>(rescale_transitions(*a.flat, *a.mode_change, o.progress, o.z3));
+    });
     return StageOutcome::Ok;
 }
 void dump_rescaling_stage(const PipelineState& s, std::ostream& out) {
-    auto dump = [](const PipelineState& p, std::ostream& o) { dump_rescaling(*p.flat, *p.mode_change, *p.rescaling, o); };
-    if (!dump_parts(s, out, dump)) dump(s, out);
+    dump_each(s, out,
+              [](const PipelineState& p, std::ostream& o) { dump_rescaling(*p.flat, *p.mode_change, *p.rescaling, o); });
 }
 
 StageOutcome run_restart(PipelineState& s, const RunOptions&) {
-    for (auto& p : s.parts) {
-        p->restarts = std::make_unique<RestartStageResult>(
-            derive_restarts(*p->flat, *p->modes, *p->mode_change, *p->rescaling));
-        run_restart_checks(*p->flat, *p->modes, *p->restarts, s.sink);
-    }
-    if (!s.parts.empty()) return StageOutcome::Ok;
-    s.restarts = std::make_unique<RestartStageResult>(
-        derive_restarts(*s.flat, *s.modes, *s.mode_change, *s.rescaling));
-    run_restart_checks(*s.flat, *s.modes, *s.restarts, s.sink);
+    for_each_analysis(s, [&](PipelineState& a) {
+        a.restarts = std::make_unique<RestartStageResult>(derive_restarts(*a.flat, *a.modes, *a.mode_change, *a.rescaling));
+        run_restart_checks(*a.flat, *a.modes, *a.restarts, s.sink);
+    });
     return StageOutcome::Ok;
 }
 void dump_restart_stage(const PipelineState& s, std::ostream& out) {
-    auto dump = [](const PipelineState& p, std::ostream& o) { dump_restarts(*p.flat, *p.modes, *p.restarts, o); };
-    if (!dump_parts(s, out, dump)) dump(s, out);
+    dump_each(s, out, [](const PipelineState& p, std::ostream& o) { dump_restarts(*p.flat, *p.modes, *p.restarts, o); });
 }
 
 StageOutcome run_verification(PipelineState& s, const RunOptions&) {
-    for (auto& p : s.parts) {
-        p->verification =
-            std::make_unique<VerificationResult>(verify_model(*p->flat, *p->modes, *p->structure, *p->restarts));
-        run_verification_checks(*p->flat, *p->modes, *p->verification, VerificationPhase::Static, s.sink);
-    }
-    if (!s.parts.empty()) return StageOutcome::Ok;
-    s.verification = std::make_unique<VerificationResult>(verify_model(*s.flat, *s.modes, *s.structure, *s.restarts));
-    run_verification_checks(*s.flat, *s.modes, *s.verification, VerificationPhase::Static, s.sink);
+    for_each_analysis(s, [&](PipelineState& a) {
+        a.verification = std::make_unique<VerificationResult>(verify_model(*a.flat, *a.modes, *a.structure, *a.restarts));
+        run_verification_checks(*a.flat, *a.modes, *a.verification, VerificationPhase::Static, s.sink);
+    });
     return StageOutcome::Ok;
 }
 void dump_verification_stage(const PipelineState& s, std::ostream& out) {
-    auto dump = [](const PipelineState& p, std::ostream& o) { dump_verification(*p.flat, *p.modes, *p.verification, o); };
-    if (!dump_parts(s, out, dump)) dump(s, out);
+    dump_each(s, out,
+              [](const PipelineState& p, std::ostream& o) { dump_verification(*p.flat, *p.modes, *p.verification, o); });
 }
 
 StageOutcome run_simulation(PipelineState& s, const RunOptions& o) {
