@@ -18,12 +18,11 @@
 #include <iostream>
 #include <new>
 
-#include <pthread.h>
-
 #include "cli/commands.h"
 #include "common/command_deadline.h"
 #include "common/files.h"
 #include "common/internal_error.h"
+#include "common/large_stack.h"
 #include "common/suggest.h"
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -329,39 +328,9 @@ int guarded_main(int argc, char** argv) {
     return kInternal;
 }
 
-// The stack the command runs on. The parser, our tree walks and GiNaC
-// recurse as deep as a model's expressions nest; the nesting limits
-// (--max-nesting up to its largest value, 100000, and the chain allowance
-// of parse/parser.cpp, 25 times it) are sized for this stack, not for the
-// 8 MiB of the main thread, where a legal chain of 20,000 terms overflowed
-// (signal 11, no message). The size is reserved address space: pages are
-// committed only as deep as the recursion goes.
-constexpr std::size_t kCommandStack = std::size_t{1} << 30;
-
-struct CommandCall {
-    int argc;
-    char** argv;
-    int exit_code = kInternal;
-};
-
-extern "C" void* run_command_thread(void* p) {
-    auto* call = static_cast<CommandCall*>(p);
-    call->exit_code = guarded_main(call->argc, call->argv);
-    return nullptr;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
-    CommandCall call{argc, argv};
-    pthread_attr_t attr;
-    pthread_t thread;
-    if (pthread_attr_init(&attr) == 0) {
-        const bool ok = pthread_attr_setstacksize(&attr, kCommandStack) == 0 &&
-                        pthread_create(&thread, &attr, run_command_thread, &call) == 0;
-        pthread_attr_destroy(&attr);
-        if (ok && pthread_join(thread, nullptr) == 0) return call.exit_code;
-        if (ok) return kInternal;
-    }
-    return guarded_main(argc, argv);  // no thread: the main thread's stack
+    // On a large stack (common/large_stack.h): the nesting limits are sized for it.
+    return modeaudit::run_on_large_stack(guarded_main, argc, argv, kInternal);
 }

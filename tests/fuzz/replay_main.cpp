@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include <pthread.h>
+#include "common/large_stack.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size);
 
@@ -23,42 +23,15 @@ extern "C" const char* __asan_default_options() { return "detect_leaks=0"; }
 
 namespace {
 
-// The tool runs its commands on a 1 GiB stack (analyzer/cli/main.cpp), so
-// that deep models (nested function calls up to their limit, long extends
-// chains) meet the tool's limits and not the main thread's 8 MiB: the
-// replay does the same, or a sanitizer build's larger frames overflow the
-// stack where the tool itself would not.
-constexpr std::size_t kReplayStack = std::size_t{1} << 30;
-
-struct Replay {
-    int argc;
-    char** argv;
-    int exit_code = 2;
-};
-
 int replay(int argc, char** argv);
-
-extern "C" void* run_replay(void* p) {
-    auto* r = static_cast<Replay*>(p);
-    r->exit_code = replay(r->argc, r->argv);
-    return nullptr;
-}
 
 }  // namespace
 
-int main(int argc, char** argv) {
-    Replay r{argc, argv};
-    pthread_attr_t attr;
-    pthread_t thread;
-    if (pthread_attr_init(&attr) == 0) {
-        const bool ok = pthread_attr_setstacksize(&attr, kReplayStack) == 0 &&
-                        pthread_create(&thread, &attr, run_replay, &r) == 0;
-        pthread_attr_destroy(&attr);
-        if (ok && pthread_join(thread, nullptr) == 0) return r.exit_code;
-        if (ok) return 2;
-    }
-    return replay(argc, argv);  // no thread: the main thread's stack
-}
+// On the tool's large stack (common/large_stack.h), so that deep models
+// (nested function calls up to their limit, long extends chains) meet the
+// tool's limits and not the main thread's 8 MiB, which a sanitizer build's
+// larger frames overflow where the tool itself would not.
+int main(int argc, char** argv) { return modeaudit::run_on_large_stack(replay, argc, argv, 2); }
 
 namespace {
 
