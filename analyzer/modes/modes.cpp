@@ -8,6 +8,7 @@
 #include <deque>
 #include <functional>
 #include <map>
+#include <numeric>
 #include <set>
 
 #include "common/internal_error.h"
@@ -140,6 +141,7 @@ private:
     // The transition template of relation k becoming `becoming` (guard,
     // its text, trigger, source), computed once: the same from every state.
     const std::optional<Transition>& relation_crossing(std::size_t k, bool becoming);
+    bool falls_with_time(const ex& g) const;
     std::map<std::pair<std::size_t, bool>, std::optional<Transition>> crossings_;
     std::vector<std::string> definition_text_;  // canonical text of each relation definition
     // The switching clusters (clusters.h) and each one's local modes,
@@ -149,6 +151,26 @@ private:
         std::size_t trigger;
     };
     bool settle_silently(State& t, const State& before) const;
+    // Guards of when-clauses are the same from every state: computed once;
+    // a condition that reads discrete values and is no single relation as
+    // written (if up then x > 1.5 else x < 0.5, a latched Boolean) gets its
+    // guard in each state from the condition as that state decides it.
+    struct WhenGuard {
+        std::size_t when;
+        std::size_t trigger;
+        ex g;
+        bool ok;
+        bool per_state = false;
+        SourceRange range;
+    };
+    std::vector<WhenGuard> when_guards_;
+    std::set<std::pair<std::size_t, std::size_t>> reported_triggers_;
+    // The atomic relations each relation as written was registered as (one
+    // per selection of the if-expressions in its sides).
+    std::map<const Condition*, std::vector<int>> registered_as_;
+    using Visit = std::function<void(const State& t, Transition tr, bool has_resets)>;
+    void successors(const State& s, const std::vector<std::size_t>& relations, const std::vector<std::size_t>& whens,
+                    const Visit& visit);
     // `s` with the discrete assignments of when-clause `fw` applied (those
     // of the relevant variables), evaluated in `s`.
     State after_assignments(const FlatWhen& fw, const State& s) const;  // unsettled logic is reported by the enumeration
@@ -156,6 +178,42 @@ private:
     std::size_t explore_cluster(const State& init, const std::vector<std::size_t>& relations,
                                 const std::vector<LocalWhen>& whens, const std::vector<int>& variables,
                                 bool& complete);
+    // ---- exploration by independent groups (a model of many switches) ----
+    // A group: atomic relations, discrete variables of the state and
+    // when-guards that read or write one another (definitions, when-clauses,
+    // relations bounding one quantity). A crossing or a when-clause of one
+    // group changes only its own part of the state, and the event iteration
+    // settles only its own definitions, so the reachable states are the
+    // product of each group's reachable part, explored alone.
+    struct DiscreteGroup {
+        std::vector<std::size_t> relations;
+        std::vector<int> variables;
+        std::vector<std::size_t> whens;  // indices into when_guards_
+    };
+    std::vector<DiscreteGroup> discrete_groups() const;
+    // The state atoms a condition or an expression reads (relations as k,
+    // discrete variables as n_relations + v), appended to `out`.
+    void atoms_of(const Condition& c, std::vector<std::size_t>& out, int depth = 0) const;
+    void atoms_of(const ex& e, std::vector<std::size_t>& out, int depth) const;
+    // One group explored alone from `init`: its local modes (the values of
+    // the mode variables with the other groups' parts as they start), a
+    // state of each, and its transitions between them.
+    struct LocalExploration {
+        std::vector<State> mode_state;
+        std::map<std::vector<std::int64_t>, int> mode_index;
+        struct Edge {
+            int from, to;
+            Transition tr;
+        };
+        std::vector<Edge> edges;
+        std::size_t states = 0;
+        bool complete = true;
+    };
+    LocalExploration explore_group(const State& init, const DiscreteGroup& group);
+    // Explores the groups alone and, when the product of their states is
+    // above ModeLimits::compose_above, builds the modes and transitions
+    // from the groups' (true) instead of the exploration of the whole state.
+    bool explore_by_groups(ModeSet& set, const State& init, const std::function<int(const State&)>& mode_of);
     // Flat equations by the symbols they mention (for guard_is_equation).
     std::map<ex, std::vector<int>, GiNaC::ex_is_less> equations_with_;
 };
@@ -227,6 +285,7 @@ void Explorer::collect_relation(const ConditionPtr& c, std::set<int>& vars, bool
             r = selected;
         }
         const int k = logic_.add_relation(r);
+        registered_as_[c.get()].push_back(k);
         if (selection && std::find(implicit_.begin(), implicit_.end(), k) == implicit_.end()) implicit_.push_back(k);
     }
 }
@@ -501,7 +560,7 @@ const std::optional<Transition>& Explorer::relation_crossing(std::size_t k, bool
     std::optional<Transition> out;
     ex g;
     const ConditionPtr& relation = logic_.relations()[k];
-    if (guard_of(*relation, becoming, g, relation->range, false)) {
+    if (guard_of(*relation, becoming, g, relation->range, false) && !falls_with_time(g)) {
         Transition tr;
         tr.guard = g;
         tr.guard_text = canonical_in(flat_, g);
@@ -519,6 +578,19 @@ const std::optional<Transition>& Explorer::relation_crossing(std::size_t k, bool
         out = tr;
     }
     return crossings_.emplace(key, std::move(out)).first->second;
+}
+
+// Whether g is a + b*time with b a negative number and a of parameters
+// only: time runs forward, so g never crosses zero upwards (`time < T`
+// becomes false once and never true again).
+bool Explorer::falls_with_time(const ex& g) const {
+    if (trigger_of(g) != Transition::Trigger::Time) return false;
+    const GiNaC::symbol& t = flat_.symbols.time();
+    const ex e = checked_expand(g);
+    if (!e.is_polynomial(t) || e.degree(t) != 1) return false;
+    const ex b = e.coeff(t, 1);
+    return GiNaC::is_a<GiNaC::numeric>(b) && GiNaC::ex_to<GiNaC::numeric>(b).is_real() &&
+           GiNaC::ex_to<GiNaC::numeric>(b).is_negative();
 }
 
 // Whether g = 0 is (up to a constant factor) one of the mode's equations.
@@ -685,6 +757,264 @@ std::size_t Explorer::explore_cluster(const State& init, const std::vector<std::
     return local.size();
 }
 
+// The transitions out of state s through the crossings of `relations`
+// and the when-guards `whens` (indices into when_guards_), in that order:
+// visit(t, transition, has_resets) for each, t the settled target state.
+void Explorer::successors(const State& s, const std::vector<std::size_t>& relations,
+                          const std::vector<std::size_t>& whens, const Visit& visit) {
+    // (a) crossings of atomic relations.
+    // A valuation of the relations that holds at no point (x < 0.5
+    // without x < 1.5) is not reached; the defined variables follow
+    // from their equations with pre() the values before the crossing.
+    for (std::size_t k : relations) {
+        bool now = s.relations[k] != 0;
+        const std::optional<Transition>& crossing = relation_crossing(k, !now);
+        if (!crossing) continue;
+        State t = s;
+        t.relations[k] = now ? 0 : 1;
+        if (!consistency_->possible(t.relations) || !settle(t, s)) continue;
+        visit(t, *crossing, false);
+    }
+    // (b) when-clauses.
+    for (std::size_t w : whens) {
+        const WhenGuard& wg = when_guards_[w];
+        if (!wg.ok) continue;
+        const FlatWhen& fw = flat_.whens[wg.when];
+        ex g = wg.g;
+        ConditionPtr used = fw.triggers[wg.trigger];  // the condition whose guard g is
+        if (wg.per_state) {
+            const ConditionPtr& trigger = fw.triggers[wg.trigger];
+            // Already true here: no rising edge before it falls (another transition).
+            if (eval(*trigger, s)) continue;
+            ConditionPtr decided = specialize(trigger, s, 0);
+            if (decided->kind == K::Constant) continue;  // cannot become true in this mode
+            if (!guard_of(*decided, true, g, wg.range, false)) {
+                if (reported_triggers_.insert({wg.when, wg.trigger}).second)
+                    guard_of(*decided, true, g, wg.range, true);
+                continue;
+            }
+            used = decided;
+        }
+        State t = after_assignments(fw, s);
+        if (!settle(t, s)) continue;
+        Transition tr;
+        // An if-expression on mode variables in the condition reads as
+        // the branch this state selects.
+        tr.guard = guard_in_state(g, s);
+        tr.guard_text = canonical_in(flat_, tr.guard);
+        tr.when_clause = static_cast<int>(wg.when);
+        tr.trigger_index = static_cast<int>(wg.trigger);
+        tr.sampled = fw.triggers[wg.trigger]->kind == Condition::Kind::Sample;
+        tr.compound = compound(*used);
+        // A clock reads as itself: its guard is only its first instant.
+        if (tr.sampled) tr.guard_text = canonical(flat_, *fw.triggers[wg.trigger]);
+        tr.priority = fw.priority;
+        tr.range = fw.range;
+        bool has_resets = false;
+        for (const WhenAction& a : fw.actions) {
+            if (a.kind == WhenAction::Kind::Reinit) tr.resets.push_back(a);
+            if (a.kind == WhenAction::Kind::RestartConstraint) tr.restart_constraints.push_back(a);
+            // Assigning a discrete variable that selects no equations (a
+            // counter, a sampled value) is an event of its own too.
+            if (a.kind != WhenAction::Kind::AssignDiscrete || !relevant_.count(a.variable)) has_resets = true;
+        }
+        tr.trigger = trigger_of(tr.guard);
+        visit(t, tr, has_resets);
+    }
+}
+
+void Explorer::atoms_of(const Condition& c, std::vector<std::size_t>& out, int depth) const {
+    const std::size_t nr = logic_.relations().size();
+    switch (c.kind) {
+        case K::Variable: out.push_back(nr + static_cast<std::size_t>(c.variable)); return;
+        case K::Relation:
+            if (logic_.is_continuous_relation(c)) {
+                if (auto it = registered_as_.find(&c); it != registered_as_.end())
+                    for (int k : it->second) out.push_back(static_cast<std::size_t>(k));
+                else if (const int k = logic_.find_relation(c); k >= 0)
+                    out.push_back(static_cast<std::size_t>(k));
+            }
+            atoms_of(c.lhs, out, depth);
+            atoms_of(c.rhs, out, depth);
+            return;
+        default:
+            for (const ConditionPtr& o : c.operands) atoms_of(*o, out, depth);
+    }
+}
+
+void Explorer::atoms_of(const ex& e, std::vector<std::size_t>& out, int depth) const {
+    const std::size_t nr = logic_.relations().size();
+    for (GiNaC::const_preorder_iterator it = e.preorder_begin(); it != e.preorder_end(); ++it) {
+        if (!GiNaC::is_a<GiNaC::symbol>(*it)) continue;
+        auto m = flat_.symbols.meaning(GiNaC::ex_to<GiNaC::symbol>(*it));
+        if (!m) continue;
+        using R = SymbolTable::Meaning::Role;
+        if ((m->role == R::Variable || m->role == R::Pre) &&
+            flat_.variables[static_cast<std::size_t>(m->index)].variability == Variability::Discrete)
+            out.push_back(nr + static_cast<std::size_t>(m->index));
+        // A condition symbol reads what its condition reads (conditions do
+        // not nest without bound: the depth guards a malformed table).
+        if (m->role == R::Condition && depth < 16)
+            atoms_of(*flat_.conditions[static_cast<std::size_t>(m->index)], out, depth + 1);
+    }
+}
+
+std::vector<Explorer::DiscreteGroup> Explorer::discrete_groups() const {
+    const std::size_t nr = logic_.relations().size(), nv = flat_.variables.size();
+    std::vector<std::size_t> parent(nr + nv + when_guards_.size());
+    std::iota(parent.begin(), parent.end(), std::size_t{0});
+    std::function<std::size_t(std::size_t)> find = [&](std::size_t a) {
+        while (parent[a] != a) a = parent[a] = parent[parent[a]];
+        return a;
+    };
+    auto join = [&](std::size_t a, const std::vector<std::size_t>& others) {
+        for (std::size_t b : others) parent[find(b)] = find(a);
+    };
+    std::vector<std::size_t> atoms;
+    for (int v : logic_.defined()) {
+        atoms.clear();
+        if (ConditionPtr d = logic_.boolean_definition(v))
+            atoms_of(*d, atoms);
+        else if (const ex* value = logic_.integer_definition(v))
+            atoms_of(*value, atoms, 0);
+        join(nr + static_cast<std::size_t>(v), atoms);
+    }
+    for (const std::vector<std::size_t>& linked : consistency_->linked())
+        if (!linked.empty()) join(linked.front(), linked);
+    for (std::size_t w = 0; w < when_guards_.size(); ++w) {
+        const WhenGuard& wg = when_guards_[w];
+        const FlatWhen& fw = flat_.whens[wg.when];
+        atoms.clear();
+        atoms_of(*fw.triggers[wg.trigger], atoms);
+        for (const WhenAction& a : fw.actions) {
+            if (a.kind != WhenAction::Kind::AssignDiscrete || !relevant_.count(a.variable)) continue;
+            atoms.push_back(nr + static_cast<std::size_t>(a.variable));
+            if (a.bool_value) atoms_of(*a.bool_value, atoms);
+            atoms_of(a.value, atoms, 0);
+        }
+        join(nr + nv + w, atoms);
+    }
+    // The groups in the order of their first atom, so the order is fixed.
+    std::map<std::size_t, std::size_t> group_of_root;
+    std::vector<DiscreteGroup> groups;
+    auto group = [&](std::size_t atom) -> DiscreteGroup& {
+        auto [it, added] = group_of_root.try_emplace(find(atom), groups.size());
+        if (added) groups.emplace_back();
+        return groups[it->second];
+    };
+    for (std::size_t k = 0; k < nr; ++k) group(k).relations.push_back(k);
+    for (std::size_t v = 0; v < nv; ++v)
+        if (relevant_.count(static_cast<int>(v)) || logic_.is_defined(static_cast<int>(v)))
+            group(nr + v).variables.push_back(static_cast<int>(v));
+    for (std::size_t w = 0; w < when_guards_.size(); ++w) group(nr + nv + w).whens.push_back(w);
+    return groups;
+}
+
+Explorer::LocalExploration Explorer::explore_group(const State& init, const DiscreteGroup& group) {
+    LocalExploration out;
+    std::set<State> seen{init};
+    std::deque<State> queue{init};
+    std::set<std::tuple<int, int, std::string, int>> recorded;
+    auto local_mode = [&](const State& s) {
+        auto [it, added] = out.mode_index.try_emplace(mode_values(s), static_cast<int>(out.mode_state.size()));
+        if (added) out.mode_state.push_back(s);
+        return it->second;
+    };
+    local_mode(init);
+    while (!queue.empty()) {
+        const State s = queue.front();
+        queue.pop_front();
+        const int from = local_mode(s);
+        successors(s, group.relations, group.whens, [&](const State& t, Transition tr, bool has_resets) {
+            if (!seen.count(t)) {
+                if (seen.size() >= limits_.max_modes * 16) {
+                    out.complete = false;
+                    return;
+                }
+                seen.insert(t);
+                queue.push_back(t);
+            }
+            const int to = local_mode(t);
+            if (from == to && !has_resets) return;
+            if (recorded.insert(std::make_tuple(from, to, tr.guard_text, tr.when_clause)).second)
+                out.edges.push_back({from, to, std::move(tr)});
+        });
+    }
+    out.states = seen.size();
+    return out;
+}
+
+bool Explorer::explore_by_groups(ModeSet& set, const State& init, const std::function<int(const State&)>& mode_of) {
+    const std::vector<DiscreteGroup> groups = discrete_groups();
+    if (groups.size() < 2) return false;
+    std::vector<LocalExploration> local;
+    double states = 1;
+    for (const DiscreteGroup& g : groups) {
+        local.push_back(explore_group(init, g));
+        states *= static_cast<double>(local.back().states);
+    }
+    if (states <= static_cast<double>(limits_.compose_above)) return false;
+    set.composed_groups = groups.size();
+    // Global modes: tuples of local modes, the last group counting fastest,
+    // so mode 0 is the initial state's; at most max_modes of them.
+    const std::size_t n = groups.size();
+    double product = 1;
+    for (const LocalExploration& l : local) {
+        product *= static_cast<double>(l.mode_state.size());
+        set.complete = set.complete && l.complete;
+    }
+    const std::size_t count = product > static_cast<double>(limits_.max_modes)
+                                  ? limits_.max_modes
+                                  : static_cast<std::size_t>(product);
+    if (count < product) set.complete = false;
+    std::vector<std::size_t> stride(n, 1);
+    for (std::size_t g = n - 1; g > 0; --g) stride[g - 1] = stride[g] * local[g].mode_state.size();
+    auto tuple_of = [&](std::size_t index) {
+        std::vector<int> t(n);
+        for (std::size_t g = 0; g < n; ++g) t[g] = static_cast<int>((index / stride[g]) % local[g].mode_state.size());
+        return t;
+    };
+    Progress progress("modes", count, limits_.progress && Progress::stderr_is_terminal());
+    std::vector<int> mode_at(count);  // tuple index -> mode index
+    for (std::size_t i = 0; i < count; ++i) {
+        const std::vector<int> t = tuple_of(i);
+        State s = init;
+        for (std::size_t g = 0; g < n; ++g) {
+            const State& part = local[g].mode_state[static_cast<std::size_t>(t[g])];
+            for (std::size_t k : groups[g].relations) s.relations[k] = part.relations[k];
+            for (int v : groups[g].variables)
+                s.discrete[static_cast<std::size_t>(v)] = part.discrete[static_cast<std::size_t>(v)];
+        }
+        mode_at[i] = mode_of(s);
+        progress.advance();
+    }
+    progress.finish();
+    std::vector<std::vector<std::vector<int>>> edges_from(n);  // group -> local mode -> edges
+    for (std::size_t g = 0; g < n; ++g) {
+        edges_from[g].resize(local[g].mode_state.size());
+        for (std::size_t e = 0; e < local[g].edges.size(); ++e)
+            edges_from[g][static_cast<std::size_t>(local[g].edges[e].from)].push_back(static_cast<int>(e));
+    }
+    for (std::size_t i = 0; i < count; ++i) {
+        const std::vector<int> t = tuple_of(i);
+        for (std::size_t g = 0; g < n; ++g)
+            for (int e : edges_from[g][static_cast<std::size_t>(t[g])]) {
+                const LocalExploration::Edge& edge = local[g].edges[static_cast<std::size_t>(e)];
+                const std::size_t j = i + (static_cast<std::size_t>(edge.to) - static_cast<std::size_t>(t[g])) * stride[g];
+                if (j >= count) continue;
+                // As in the exploration of the whole state: a guard that is
+                // an equation of the source mode never crosses.
+                const int from = mode_at[i], to = mode_at[j];
+                if (guard_is_equation(set.modes[static_cast<std::size_t>(from)], edge.tr.guard)) continue;
+                Transition tr = edge.tr;
+                tr.from = from;
+                tr.to = to;
+                set.transitions.push_back(std::move(tr));
+            }
+    }
+    return true;
+}
+
 State Explorer::after_assignments(const FlatWhen& fw, const State& s) const {
     State t = s;
     for (const WhenAction& a : fw.actions) {
@@ -841,19 +1171,7 @@ ModeSet Explorer::run() {
         set.mode_variables.push_back(mv);
     }
 
-    // Guards of when-clauses are the same from every state: compute once;
-    // a condition that reads discrete values and is no single relation as
-    // written (if up then x > 1.5 else x < 0.5, a latched Boolean) gets its
-    // guard in each state from the condition as that state decides it.
-    struct WhenGuard {
-        std::size_t when;
-        std::size_t trigger;
-        ex g;
-        bool ok;
-        bool per_state = false;
-        SourceRange range;
-    };
-    std::vector<WhenGuard> when_guards;
+    std::vector<WhenGuard>& when_guards = when_guards_;
     for (std::size_t w = 0; w < flat_.whens.size(); ++w) {
         const FlatWhen& fw = flat_.whens[w];
         for (std::size_t k = 0; k < fw.triggers.size(); ++k) {
@@ -874,7 +1192,6 @@ ModeSet Explorer::run() {
             when_guards.push_back({w, k, g, ok, per_state, range});
         }
     }
-    std::set<std::pair<std::size_t, std::size_t>> reported_triggers;
     // The discrete values such a condition reads are part of the explored
     // state (its relations over continuous quantities are not: they are
     // false between events, as any when-condition's).
@@ -914,8 +1231,12 @@ ModeSet Explorer::run() {
         mode_index[vals] = idx;
         return idx;
     };
-    mode_of(init);
-    while (!queue.empty()) {
+    std::vector<std::size_t> all_relations(logic_.relations().size()), all_whens(when_guards_.size());
+    std::iota(all_relations.begin(), all_relations.end(), std::size_t{0});
+    std::iota(all_whens.begin(), all_whens.end(), std::size_t{0});
+    const bool composed = limits_.max_depth < 0 && explore_by_groups(set, init, mode_of);
+    if (!composed) mode_of(init);
+    while (!composed && !queue.empty()) {
         State s = queue.front();
         queue.pop_front();
         if (limits_.max_depth >= 0 && depth[s] >= limits_.max_depth) {
@@ -950,64 +1271,7 @@ ModeSet Explorer::run() {
                 depth[t] = depth[s] + 1;
             }
         };
-        // (a) crossings of atomic relations.
-        // A valuation of the relations that holds at no point (x < 0.5
-        // without x < 1.5) is not reached; the defined variables follow
-        // from their equations with pre() the values before the crossing.
-        for (std::size_t k = 0; k < logic_.relations().size(); ++k) {
-            bool now = s.relations[k] != 0;
-            const std::optional<Transition>& crossing = relation_crossing(k, !now);
-            if (!crossing) continue;
-            State t = s;
-            t.relations[k] = now ? 0 : 1;
-            if (!consistency_->possible(t.relations) || !settle(t, s)) continue;
-            visit(t, *crossing, false);
-        }
-        // (b) when-clauses.
-        for (const WhenGuard& wg : when_guards) {
-            if (!wg.ok) continue;
-            const FlatWhen& fw = flat_.whens[wg.when];
-            ex g = wg.g;
-            ConditionPtr used = fw.triggers[wg.trigger];  // the condition whose guard g is
-            if (wg.per_state) {
-                const ConditionPtr& trigger = fw.triggers[wg.trigger];
-                // Already true here: no rising edge before it falls (another transition).
-                if (eval(*trigger, s)) continue;
-                ConditionPtr decided = specialize(trigger, s, 0);
-                if (decided->kind == K::Constant) continue;  // cannot become true in this mode
-                if (!guard_of(*decided, true, g, wg.range, false)) {
-                    if (reported_triggers.insert({wg.when, wg.trigger}).second)
-                        guard_of(*decided, true, g, wg.range, true);
-                    continue;
-                }
-                used = decided;
-            }
-            State t = after_assignments(fw, s);
-            if (!settle(t, s)) continue;
-            Transition tr;
-            // An if-expression on mode variables in the condition reads as
-            // the branch this state selects.
-            tr.guard = guard_in_state(g, s);
-            tr.guard_text = canonical_in(flat_, tr.guard);
-            tr.when_clause = static_cast<int>(wg.when);
-            tr.trigger_index = static_cast<int>(wg.trigger);
-            tr.sampled = fw.triggers[wg.trigger]->kind == Condition::Kind::Sample;
-            tr.compound = compound(*used);
-            // A clock reads as itself: its guard is only its first instant.
-            if (tr.sampled) tr.guard_text = canonical(flat_, *fw.triggers[wg.trigger]);
-            tr.priority = fw.priority;
-            tr.range = fw.range;
-            bool has_resets = false;
-            for (const WhenAction& a : fw.actions) {
-                if (a.kind == WhenAction::Kind::Reinit) tr.resets.push_back(a);
-                if (a.kind == WhenAction::Kind::RestartConstraint) tr.restart_constraints.push_back(a);
-                // Assigning a discrete variable that selects no equations (a
-                // counter, a sampled value) is an event of its own too.
-                if (a.kind != WhenAction::Kind::AssignDiscrete || !relevant_.count(a.variable)) has_resets = true;
-            }
-            tr.trigger = trigger_of(tr.guard);
-            visit(t, tr, has_resets);
-        }
+        successors(s, all_relations, all_whens, visit);
     }
     progress.finish();
     add_contact_modes(set, state_of, mode_index);
@@ -1058,6 +1322,8 @@ void dump_modes(const FlatModel& flat, const ModeSet& modes, std::ostream& out) 
     if (modes.mode_variables.empty()) out << " (none: a single mode)";
     for (const ModeVariable& mv : modes.mode_variables) out << " " << mv.name;
     out << "\n";
+    if (modes.composed_groups > 0)
+        out << fmt::format("modes composed from {} independent groups of the discrete state\n", modes.composed_groups);
     for (std::size_t i = 0; i < modes.modes.size(); ++i) {
         const Mode& m = modes.modes[i];
         out << fmt::format("mode {} [{}]{}: {} equations, {} unknowns\n", i, m.id.empty() ? "single mode" : m.id,

@@ -119,6 +119,9 @@ struct ModeSet {
     // (simulation/driver_discrete.cpp, fire_discrete_triggers).
     std::vector<std::pair<int, int>> discrete_triggers;
     bool complete = true;                    // false when the exploration limit was hit
+    // The independent groups of the discrete state the modes were composed
+    // from (ModeLimits::compose_above); 0 when the whole state was explored.
+    std::size_t composed_groups = 0;
     // Groups of transitions whose guards coincide but whose combined
     // transition could not be formed (modes/simultaneous.h), with the reason.
     std::vector<std::string> simultaneous_notes;
@@ -138,6 +141,12 @@ struct ModeLimits {
     // one (-1: no bound). For benchmarks of the transition analysis, which
     // need the initial mode and its neighbours only.
     int max_depth = -1;
+    // A model whose discrete state falls into independent groups (switches
+    // that read and write nothing of each other's) has each group explored
+    // alone; when the product of the groups' states is above this, the modes
+    // and transitions are composed from the groups' instead of exploring
+    // the whole state (whose states are that product). 0: always compose.
+    std::size_t compose_above = 4096;
     bool progress = false;  // a progress line on stderr while exploring (only on a terminal)
 };
 

@@ -160,6 +160,15 @@ RelationConsistency::RelationConsistency(const std::vector<ConditionPtr>& relati
         if (bounds.size() > 1) groups_.push_back(std::move(bounds));
 }
 
+std::vector<std::vector<std::size_t>> RelationConsistency::linked() const {
+    std::vector<std::vector<std::size_t>> out;
+    for (const std::vector<Bound>& group : groups_) {
+        out.emplace_back();
+        for (const Bound& b : group) out.back().push_back(b.relation);
+    }
+    return out;
+}
+
 bool RelationConsistency::possible(const std::vector<std::int64_t>& truth) const {
     for (const std::vector<Bound>& group : groups_) {
         End lo, hi;

@@ -36,6 +36,10 @@ public:
     // in the constructor's order) at one point.
     bool possible(const std::vector<std::int64_t>& truth) const;
 
+    // The relations (indices) of each group: possible() reads each group on
+    // its own, so valuations of different groups combine freely.
+    std::vector<std::vector<std::size_t>> linked() const;
+
 private:
     struct Bound {
         std::size_t relation = 0;

@@ -189,3 +189,33 @@ TEST(Modes, IntegerModeVariableSelectsEquations) {
 
 }  // namespace
 }  // namespace modeaudit
+
+namespace modeaudit {
+namespace {
+
+// A relation on time alone, `time < T`, becomes false once and never true
+// again (time runs forward): its mode before T leads to the mode after T
+// and no transition leads back; `time < 0` (a source that starts at 0)
+// is false from the start, so it adds no mode.
+TEST(Modes, ARelationOnTimeAloneChangesOnceForward) {
+    FrontEnd fe(R"(
+model StepOnce
+  parameter Real T = 1;
+  Real x(start = 0, fixed = true);
+equation
+  der(x) = (if time < T then 1 else -1) + (if time < 0 then 0 else 2);
+end StepOnce;)");
+    ASSERT_TRUE(fe.state.modes) << fe.diagnostics();
+    const ModeSet& ms = fe.modes();
+    ASSERT_EQ(ms.modes.size(), 2u);
+    EXPECT_EQ(ms.modes[0].id, "(time < 1)=true,(time < 0)=false");
+    EXPECT_EQ(ms.modes[1].id, "(time < 1)=false,(time < 0)=false");
+    ASSERT_EQ(ms.transitions.size(), 1u);
+    EXPECT_EQ(ms.transitions[0].from, 0);
+    EXPECT_EQ(ms.transitions[0].to, 1);
+    EXPECT_EQ(ms.transitions[0].guard_text, "time - 1");  // T is evaluated
+    EXPECT_EQ(ms.transitions[0].trigger, Transition::Trigger::Time);
+}
+
+}  // namespace
+}  // namespace modeaudit
