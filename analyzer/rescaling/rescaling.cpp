@@ -237,8 +237,38 @@ bool has_dependent_powers(const ModeChangeArray& a) {
     return false;
 }
 
+std::optional<RescalingResult> zero_offsets(const ModeChangeArray& a, const std::vector<int>& restart_variables,
+                                            bool nonlinear_finite) {
+    MODEAUDIT_ASSERT(a.matched, "rescaling of an array without a matching");
+    // At mu = 0 the constraints of rescaling_constraints read: every matched
+    // row contains its variable, and its terms with the variable reach the
+    // largest power of 1/eps of the others (the rest hold at 0 trivially).
+    for (const auto& [ei, xj] : a.matching) {
+        std::vector<int> atoms;
+        long with = 0, without = 0;
+        bool any_with = false, any_without = false;
+        for (const Monomial& m : monomials_of(a, a.equations[static_cast<std::size_t>(ei)].residual, atoms)) {
+            const bool has = m.powers.count(xj) != 0;
+            long& best = has ? with : without;
+            bool& any = has ? any_with : any_without;
+            best = any ? std::max(best, static_cast<long>(m.eps_power)) : m.eps_power;
+            any = true;
+        }
+        if (!any_with || (any_without && with < without)) return std::nullopt;
+    }
+    RescalingResult r;
+    r.mu.assign(a.variables.size(), 0);
+    r.mu_equation = equation_offsets(a, r.mu);
+    r.solved = true;
+    r.recheck_failure = check_rescaling(a, restart_variables, r, nonlinear_finite);
+    MODEAUDIT_ASSERT(!r.recheck_failure, "zero offsets pass the shortcut but fail the check: " + r.recheck_failure.value_or(""));
+    return r;
+}
+
 RescalingResult solve_rescaling(const ModeChangeArray& a, const std::vector<int>& restart_variables,
-                                bool nonlinear_finite, const Z3Limits& limits) {
+                                bool nonlinear_finite, const Z3Limits& limits, bool zero_shortcut) {
+    if (zero_shortcut)
+        if (std::optional<RescalingResult> zero = zero_offsets(a, restart_variables, nonlinear_finite)) return *zero;
     RescalingResult r;
     MODEAUDIT_ASSERT(a.matched, "rescaling of an array without a matching");
     // One Z3 context per thread: creating a context costs far more than

@@ -91,8 +91,19 @@ bool has_dependent_powers(const ModeChangeArray& a);
 // With `nonlinear_finite` false, axiom 112 is left out: used only to tell
 // whether an impulse inside a non-polynomial function is what blocks the
 // restart (the verdict "unsupported").
+//
+// Offsets are natural numbers, so when all offsets 0 satisfy every
+// constraint (no variable impulsive: most mode changes) they are the least
+// solution, over the integers and the rationals alike; that is checked by
+// our own evaluation (zero_offsets) and Z3 is asked only otherwise.
+// `zero_shortcut` false always asks Z3 (the differential test of the two).
 RescalingResult solve_rescaling(const ModeChangeArray& a, const std::vector<int>& restart_variables,
-                                bool nonlinear_finite = true, const Z3Limits& limits = {});
+                                bool nonlinear_finite = true, const Z3Limits& limits = {}, bool zero_shortcut = true);
+
+// The solved result with every offset 0 when those satisfy every
+// constraint of the array; nullopt otherwise.
+std::optional<RescalingResult> zero_offsets(const ModeChangeArray& a, const std::vector<int>& restart_variables,
+                                            bool nonlinear_finite = true);
 
 // Our own check: every constraint holds for mu; returns the first violation.
 std::optional<std::string> check_rescaling(const ModeChangeArray& a, const std::vector<int>& restart_variables,
