@@ -39,6 +39,7 @@ VarKind kind_of(const Member& m, const FlatModel& model) {
 
 class UnionFind {
 public:
+    int size() const { return static_cast<int>(parent_.size()); }
     int add() {
         parent_.push_back(static_cast<int>(parent_.size()));
         rank_.push_back(0);
@@ -208,9 +209,151 @@ bool resolve_connections(FlatModel& model, const flat::Instance& top, const std:
         }
         return true;
     };
-    for (const ConnectRecord& rec : connects)
-        if (!pair(*rec.a.member, *rec.b.member, rec, rec.a.name, rec.b.name)) ok = false;
+    // Expandable connectors (Modelica 3.6, 9.1.3): an element that connect()
+    // adds is a node of its own, named by the connector instance's path and
+    // the element; expandable connectors connected to each other have the
+    // union of their elements, each joined by name.
+    std::map<std::string, int> added;                          // "path.element" -> node
+    std::map<const flat::Instance*, std::set<std::string>> added_to;
+    std::vector<std::pair<const flat::Instance*, const flat::Instance*>> joined;
+    auto added_node = [&](const flat::Instance* in, const std::string& path, const std::string& element,
+                          SourceRange r) {
+        const std::string key = path.empty() ? element : path + "." + element;
+        if (auto it = added.find(key); it != added.end()) return it->second;
+        const int n = node({-2 - static_cast<int>(added.size()), false}, VarKind::Potential, r);
+        added[key] = n;
+        if (in) added_to[in].insert(element);
+        return n;
+    };
+    std::map<std::string, const flat::Instance*> instance_at;  // expandable connector instances by path
+    auto expandable = [&](const ConnectorRef& c) {
+        const bool is = c.member && c.member->kind == Member::Kind::Object && c.member->object->cls &&
+                        c.member->object->cls->expandable;
+        if (is) instance_at[c.member->object->path] = c.member->object;
+        return is;
+    };
+    auto unsupported = [&](const ConnectRecord& rec, const std::string& what) {
+        sink.report(rule::flatten_unsupported_construct, rec.range, fmt::format("{}: {}", rec.text, what),
+                    {"connect each signal of the bus to a scalar connector (a RealInput or RealOutput)"});
+        ok = false;
+    };
+    std::vector<const ConnectRecord*> element_records;
+    for (const ConnectRecord& rec : connects) {
+        if (rec.a.expandable_in || rec.b.expandable_in) {
+            element_records.push_back(&rec);
+            continue;
+        }
+        const bool ea = expandable(rec.a), eb = expandable(rec.b);
+        if (ea && eb) {
+            joined.emplace_back(rec.a.member->object, rec.b.member->object);
+        } else if (ea || eb) {
+            unsupported(rec, fmt::format("an expandable connector ('{}') connected to one that is not ('{}') is not "
+                                         "supported",
+                                         ea ? rec.a.name : rec.b.name, ea ? rec.b.name : rec.a.name));
+        } else if (!pair(*rec.a.member, *rec.b.member, rec, rec.a.name, rec.b.name)) {
+            ok = false;
+        }
+    }
+    for (const ConnectRecord* rec : element_records) {
+        if (rec->a.expandable_in && !rec->a.member && rec->b.expandable_in && !rec->b.member) {
+            sink.report(rule::flatten_type_mismatch, rec->range,
+                        fmt::format("{}: neither side is declared; an element an expandable connector does not "
+                                    "declare gets its type from the other side of the connection (Modelica 3.6, "
+                                    "9.1.3)",
+                                    rec->text),
+                        {"connect one of them to a connector, or declare it in the expandable connector"});
+            ok = false;
+            continue;
+        }
+        auto side_node = [&](const ConnectorRef& c) -> int {
+            if (c.expandable_in && !c.member) {
+                auto it = instance_at.find(*c.expandable_in);
+                return added_node(it == instance_at.end() ? nullptr : it->second, *c.expandable_in, c.element, c.range);
+            }
+            if (c.member->kind != Member::Kind::Scalar) {
+                unsupported(*rec, fmt::format("'{}' is a structured connector; only scalar connectors join an element "
+                                              "of an expandable connector here",
+                                              c.name));
+                return -1;
+            }
+            const VarKind k = kind_of(*c.member, model);
+            if (k == VarKind::Skip) return -2;
+            if (k != VarKind::Potential) {
+                unsupported(*rec, fmt::format("'{}' is a flow or stream variable; only potential variables join an "
+                                              "element of an expandable connector here",
+                                              c.name));
+                return -1;
+            }
+            // One node per element variable, however it is reached (a
+            // potential variable: inside and outside are the same value).
+            return node({c.member->variable, true}, k, rec->range);
+        };
+        const int x = side_node(rec->a), y = side_node(rec->b);
+        if (x >= 0 && y >= 0) uf.unite(x, y);
+    }
+    if (!joined.empty()) {
+        // Connected expandable connectors: classes by union-find over
+        // their instances, then every element name of a class joined.
+        std::map<const flat::Instance*, int> index;
+        std::vector<const flat::Instance*> by_index;
+        auto id = [&](const flat::Instance* in) {
+            auto [it, fresh] = index.try_emplace(in, static_cast<int>(by_index.size()));
+            if (fresh) by_index.push_back(in);
+            return it->second;
+        };
+        UnionFind classes;
+        for (const auto& [a, b] : joined) {
+            const int ia = id(a), ib = id(b);
+            while (classes.size() <= std::max(ia, ib)) classes.add();
+            classes.unite(ia, ib);
+        }
+        std::map<int, std::vector<const flat::Instance*>> members;
+        for (std::size_t i = 0; i < by_index.size(); ++i) members[classes.find(static_cast<int>(i))].push_back(by_index[i]);
+        for (const auto& [root, instances] : members) {
+            std::set<std::string> names;
+            for (const flat::Instance* in : instances) {
+                if (auto it = added_to.find(in); it != added_to.end()) names.insert(it->second.begin(), it->second.end());
+                for (const auto& [n, m] : in->members)
+                    if (m.kind == Member::Kind::Scalar) names.insert(n);
+            }
+            for (const std::string& n : names) {
+                int first = -1;
+                for (const flat::Instance* in : instances) {
+                    int x;
+                    if (auto it = in->members.find(n); it != in->members.end()) {
+                        if (it->second.kind != Member::Kind::Scalar || kind_of(it->second, model) != VarKind::Potential)
+                            continue;
+                        x = node({it->second.variable, true}, VarKind::Potential, model.range);
+                    } else {
+                        x = added_node(in, in->path, n, model.range);
+                    }
+                    if (first < 0)
+                        first = x;
+                    else
+                        uf.unite(first, x);
+                }
+            }
+        }
+    }
     if (!ok) return false;
+
+    // The declared scalar elements of every expandable connector instance:
+    // a connection set of such elements only (no other connector gives
+    // them a value) leaves them potentially present, not variables (9.1.3).
+    std::set<int> declared_elements, not_present;
+    std::function<void(const Member&)> find_declared = [&](const Member& m) {
+        if (m.outer) return;
+        if (m.kind == Member::Kind::Array)
+            for (const Member& e : m.elements) find_declared(e);
+        if (m.kind != Member::Kind::Object) return;
+        const bool expandable_here = m.is_connector && m.object->cls && m.object->cls->expandable;
+        for (const std::string& n : m.object->member_order) {
+            const Member& c = m.object->members.at(n);
+            if (c.kind == Member::Kind::Scalar && expandable_here) declared_elements.insert(c.variable);
+            find_declared(c);
+        }
+    };
+    for (const std::string& n : top.member_order) find_declared(top.members.at(n));
 
     // Sets in a deterministic order: by their smallest node (first connection).
     std::map<int, std::vector<int>> sets;
@@ -231,7 +374,13 @@ bool resolve_connections(FlatModel& model, const flat::Instance& top, const std:
             std::vector<int> vars;
             for (int n : members) {
                 int v = elements[static_cast<std::size_t>(n)].variable;
+                if (v < 0) continue;  // an element of an expandable connector: no variable of its own
                 if (std::find(vars.begin(), vars.end(), v) == vars.end()) vars.push_back(v);
+            }
+            if (vars.empty()) continue;
+            if (std::all_of(vars.begin(), vars.end(), [&](int v) { return declared_elements.count(v) != 0; })) {
+                not_present.insert(vars.begin(), vars.end());
+                continue;
             }
             // Boolean and Integer connections: the member defined by an
             // equation or assigned in a when-clause (a block's output)
@@ -288,6 +437,70 @@ bool resolve_connections(FlatModel& model, const flat::Instance& top, const std:
         int flow;  // the connector's flow variable
     };
     std::vector<StreamVar> streams;
+    // The declared scalar elements of an expandable connector: no flow
+    // variable; one that no connection reaches and no equation reads is only
+    // potentially present (9.1.3), not an unknown (marked exogenous: no
+    // equation defines it and none needs it).
+    std::optional<std::set<int>> read;
+    auto expandable_elements = [&](const Member& m) {
+        for (const std::string& n : m.object->member_order) {
+            const Member& c = m.object->members.at(n);
+            if (c.kind != Member::Kind::Scalar) continue;
+            if (c.prefix.flow) {
+                sink.report(rule::flatten_type_mismatch, c.declaration,
+                            fmt::format("'{}' is a flow variable of the expandable connector '{}'; the elements of an "
+                                        "expandable connector may not be flow variables (Modelica 3.6, 9.1.3)",
+                                        model.variables[static_cast<std::size_t>(c.variable)].name, m.object->path),
+                            {"put the flow variable in a connector of its own, declared in the expandable connector"});
+                ok = false;
+                continue;
+            }
+            if ((node_of.count({c.variable, true}) || node_of.count({c.variable, false})) && !not_present.count(c.variable))
+                continue;
+            if (!read) {
+                read.emplace();
+                auto add = [&](const ex& e) {
+                    for (GiNaC::const_preorder_iterator it = e.preorder_begin(); it != e.preorder_end(); ++it)
+                        if (GiNaC::is_a<GiNaC::symbol>(*it))
+                            if (auto meaning = model.symbols.meaning(GiNaC::ex_to<GiNaC::symbol>(*it)))
+                                read->insert(meaning->index);
+                };
+                std::function<void(const ConditionPtr&)> add_condition = [&](const ConditionPtr& cond) {
+                    if (!cond) return;
+                    add(cond->lhs);
+                    add(cond->rhs);
+                    if (cond->kind == Condition::Kind::Variable) read->insert(cond->variable);
+                    for (const ConditionPtr& o : cond->operands) add_condition(o);
+                };
+                for (const auto* list : {&model.equations, &model.initial_equations})
+                    for (const FlatEquation& e : *list) {
+                        add(e.lhs);
+                        add(e.rhs);
+                    }
+                for (const FlatAssert& a : model.asserts) add_condition(a.condition);
+                for (const ConditionPtr& cond : model.conditions) add_condition(cond);
+                for (const FlatWhen& w : model.whens) {
+                    for (const ConditionPtr& t : w.triggers) add_condition(t);
+                    for (const WhenAction& a : w.actions) {
+                        add(a.value);
+                        add(a.rhs);
+                        add_condition(a.bool_value);
+                    }
+                }
+            }
+            FlatVariable& var = model.variables[static_cast<std::size_t>(c.variable)];
+            if (read->count(c.variable)) {
+                sink.report(rule::flatten_type_mismatch, c.declaration,
+                            fmt::format("'{}' is declared in the expandable connector '{}' but connected nowhere, so "
+                                        "it is only potentially present and cannot be read (Modelica 3.6, 9.1.3)",
+                                        var.name, m.object->path),
+                            {"connect it to a connector that gives its value"});
+                ok = false;
+            } else if (var.variability == Variability::Continuous) {
+                var.exogenous = true;
+            }
+        }
+    };
     std::function<void(const Member&, bool)> visit_connector = [&](const Member& m, bool in_connector) {
         if (m.outer) return;  // visited where its inner element is declared
         switch (m.kind) {
@@ -295,6 +508,7 @@ bool resolve_connections(FlatModel& model, const flat::Instance& top, const std:
                 for (const Member& e : m.elements) visit_connector(e, in_connector);
                 return;
             case Member::Kind::Object: {
+                if (m.is_connector && m.object->cls && m.object->cls->expandable) expandable_elements(m);
                 bool conn = in_connector || m.is_connector;
                 int flow_var = -1;
                 if (m.is_connector)
@@ -333,6 +547,7 @@ bool resolve_connections(FlatModel& model, const flat::Instance& top, const std:
     }
     for (const auto& [n, m] : top.inner_parts)
         if (m.kind != Member::Kind::Scalar) visit_connector(m, false);
+    if (!ok) return false;
 
     // inStream / actualStream.
     GiNaC::exmap stream_map;

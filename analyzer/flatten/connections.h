@@ -12,6 +12,7 @@
 // variables are removed and one representative kept per alias class.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,10 +23,14 @@
 namespace modeaudit {
 
 struct ConnectorRef {
-    const flat::Member* member = nullptr;
+    const flat::Member* member = nullptr;  // null for an element added to an expandable connector
     std::string name;
     bool inside = false;
     SourceRange range;
+    // An element not declared in an expandable connector (Modelica 3.6,
+    // 9.1.3): the connector instance's path and the element's name.
+    std::optional<std::string> expandable_in;
+    std::string element;
 };
 
 struct ConnectRecord {

@@ -367,6 +367,15 @@ void Flattener::connect(const ast::Equation& eq, const EqCtx& ec) {
             fail(rule::flatten_type_mismatch, e.range, "connect() takes two connectors");
         Resolved r = resolve(e.ref, ec.ctx);
         if (r.local) fail(rule::flatten_type_mismatch, e.range, "connect() takes connectors, not iterators");
+        if (r.expandable_in) {  // an element of an expandable connector (added by the connection if undeclared)
+            out.member = r.member;
+            out.name = r.name;
+            out.expandable_in = *r.expandable_in;
+            out.element = r.element;
+            out.inside = e.ref.parts.size() > 1;
+            out.range = e.range;
+            return;
+        }
         if (!r.member->is_connector)
             fail(rule::flatten_type_mismatch, e.range,
                  fmt::format("'{}' is not a connector; connect() joins connectors", r.name));

@@ -87,6 +87,11 @@ struct Resolved {
     std::optional<Value> local;       // an iterator or function local
     std::string name;                 // flat name for messages
     std::vector<Member> selection;    // array slice built from subscripts
+    // In connect(): the last part names no declared element of an
+    // expandable connector, which the connection then adds (Modelica 3.6,
+    // 9.1.3); member is null and this holds the connector instance's path.
+    std::optional<std::string> expandable_in;
+    std::string element;              // the element's name
 };
 
 class Flattener {

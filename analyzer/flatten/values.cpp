@@ -233,9 +233,34 @@ Resolved Flattener::resolve(const ast::ComponentRef& ref, const Ctx& ctx) {
                      fmt::format("'{}.{}' is a conditional component whose condition is false, so it does not "
                                  "exist; it may be used only in connect equations (which are then dropped)",
                                  name, part.ident));
+            if (it == cur->object->members.end() && cur->object->cls && cur->object->cls->expandable) {
+                // An element an expandable connector gets from connect().
+                if (connecting_ && i + 1 == ref.parts.size() && part.subscripts.empty()) {
+                    r.member = nullptr;
+                    r.name = name + "." + part.ident;
+                    r.expandable_in = cur->object->path;
+                    r.element = part.ident;
+                    return r;
+                }
+                fail(rule::flatten_unsupported_construct, part.range,
+                     fmt::format("'{}' is no declared element of the expandable connector '{}'; an element that "
+                                 "connect() adds (Modelica 3.6, 9.1.3) can be named only as a whole side of a "
+                                 "connect equation here",
+                                 name + "." + part.ident, name),
+                     {fmt::format("declare '{}' in the connector class, or read it through a connector connected to "
+                                  "it",
+                                  part.ident)});
+            }
             if (it == cur->object->members.end())
                 fail(rule::flatten_undefined_name, part.range,
                      fmt::format("'{}' has no component '{}'", name, part.ident));
+            // A declared element of an expandable connector that is no
+            // connector itself is connected as one (9.1.3).
+            if (connecting_ && i + 1 == ref.parts.size() && cur->object->cls && cur->object->cls->expandable &&
+                !it->second.is_connector) {
+                r.expandable_in = cur->object->path;
+                r.element = part.ident;
+            }
             cur = &it->second;
             name += "." + part.ident;
         }
