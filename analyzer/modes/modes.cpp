@@ -77,6 +77,10 @@ private:
     bool failed_ = false;
 
     void collect(const ConditionPtr& c, std::set<int>& vars, bool selection);
+    // Whether a definition reads a relation over continuous quantities
+    // (directly, through condition symbols or other definitions).
+    bool reads_continuous_relation(const Condition& c, int depth) const;
+    bool reads_continuous_relation(const ex& e, int depth) const;
     // A discrete variable the modes depend on, with what its definition reads.
     void collect_variable(int v, std::set<int>& vars);
     // The discrete variables and conditions an expression reads.
@@ -142,6 +146,9 @@ private:
     // its text, trigger, source), computed once: the same from every state.
     const std::optional<Transition>& relation_crossing(std::size_t k, bool becoming);
     bool falls_with_time(const ex& g) const;
+    // The other relations whose lhs - rhs is +-1 times relation k's: (j, factor).
+    const std::vector<std::pair<std::size_t, int>>& same_function(std::size_t k);
+    std::vector<std::vector<std::pair<std::size_t, int>>> same_function_;
     std::map<std::pair<std::size_t, bool>, std::optional<Transition>> crossings_;
     std::vector<std::string> definition_text_;  // canonical text of each relation definition
     // The switching clusters (clusters.h) and each one's local modes,
@@ -217,6 +224,44 @@ private:
     // Flat equations by the symbols they mention (for guard_is_equation).
     std::map<ex, std::vector<int>, GiNaC::ex_is_less> equations_with_;
 };
+
+bool Explorer::reads_continuous_relation(const Condition& c, int depth) const {
+    if (depth > 16) return false;
+    switch (c.kind) {
+        case K::Relation:
+            return logic_.is_continuous_relation(c) || reads_continuous_relation(c.lhs, depth + 1) ||
+                   reads_continuous_relation(c.rhs, depth + 1);
+        case K::Variable:
+            if (c.pre) return false;
+            if (ConditionPtr d = logic_.boolean_definition(c.variable)) return reads_continuous_relation(*d, depth + 1);
+            if (const ex* value = logic_.integer_definition(c.variable)) return reads_continuous_relation(*value, depth + 1);
+            return false;
+        default:
+            for (const ConditionPtr& o : c.operands)
+                if (reads_continuous_relation(*o, depth + 1)) return true;
+            return false;
+    }
+}
+
+bool Explorer::reads_continuous_relation(const ex& e, int depth) const {
+    if (depth > 16) return false;
+    for (GiNaC::const_preorder_iterator it = e.preorder_begin(); it != e.preorder_end(); ++it) {
+        if (!GiNaC::is_a<GiNaC::symbol>(*it)) continue;
+        auto m = flat_.symbols.meaning(GiNaC::ex_to<GiNaC::symbol>(*it));
+        if (!m) continue;
+        using R = SymbolTable::Meaning::Role;
+        if (m->role == R::Condition &&
+            reads_continuous_relation(*flat_.conditions[static_cast<std::size_t>(m->index)], depth + 1))
+            return true;
+        if (m->role == R::Variable) {
+            if (ConditionPtr d = logic_.boolean_definition(m->index))
+                if (reads_continuous_relation(*d, depth + 1)) return true;
+            if (const ex* value = logic_.integer_definition(m->index))
+                if (reads_continuous_relation(*value, depth + 1)) return true;
+        }
+    }
+    return false;
+}
 
 // Collects the discrete variables a selection condition depends on, and
 // registers its continuous relations as atomic relations.
@@ -580,6 +625,30 @@ const std::optional<Transition>& Explorer::relation_crossing(std::size_t k, bool
     return crossings_.emplace(key, std::move(out)).first->second;
 }
 
+const std::vector<std::pair<std::size_t, int>>& Explorer::same_function(std::size_t k) {
+    if (same_function_.empty()) {
+        // Each relation's lhs - rhs, normalised in sign, by its text.
+        const std::size_t n = logic_.relations().size();
+        same_function_.resize(n);
+        std::map<std::string, std::vector<std::pair<std::size_t, int>>> by_text;
+        for (std::size_t j = 0; j < n; ++j) {
+            const Condition& c = *logic_.relations()[j];
+            // Variables every mode makes equal (or a multiple of another)
+            // are rewritten, as for the consistency of the relations.
+            const ex d = checked_expand((c.lhs - c.rhs).subs(same_, kExactSubs));
+            const std::string plus = canonical_in(flat_, d), minus = canonical_in(flat_, checked_expand(-d));
+            const bool flip = minus < plus;
+            by_text[flip ? minus : plus].emplace_back(j, flip ? -1 : 1);
+        }
+        for (const auto& [text, list] : by_text)
+            if (list.size() > 1)
+                for (const auto& [a, fa] : list)
+                    for (const auto& [b, fb] : list)
+                        if (a != b) same_function_[a].emplace_back(b, fa * fb);
+    }
+    return same_function_[k];
+}
+
 // Whether g is a + b*time with b a negative number and a of parameters
 // only: time runs forward, so g never crosses zero upwards (`time < T`
 // becomes false once and never true again).
@@ -772,6 +841,32 @@ void Explorer::successors(const State& s, const std::vector<std::size_t>& relati
         if (!crossing) continue;
         State t = s;
         t.relations[k] = now ? 0 : 1;
+        // Relations on the same function that complement each other (x <
+        // 0.5 and x >= 0.5 written in two places) cross at the same
+        // instant: where the flip alone is no possible valuation, they take
+        // their values past the crossing too (a pair such as v > 0 and
+        // v < 0, both false at v = 0, keeps single flips: whether the other
+        // follows depends on the flow after the event).
+        if (!consistency_->possible(t.relations)) {
+            State joint = t;
+            bool between = false;  // a valuation with j flipped alone holds: the crossings are apart
+            for (const auto& [j, factor] : same_function(k)) {
+                const Condition& cj = *logic_.relations()[j];
+                const Condition& ck = *logic_.relations()[k];
+                const bool k_greater = ck.op == Condition::RelOp::Gt || ck.op == Condition::RelOp::Ge;
+                const int past = (k_greater == !now) ? 1 : -1;  // sign of k's lhs - rhs past the crossing
+                const bool j_greater = cj.op == Condition::RelOp::Gt || cj.op == Condition::RelOp::Ge;
+                const bool j_less = cj.op == Condition::RelOp::Lt || cj.op == Condition::RelOp::Le;
+                if (!j_greater && !j_less) continue;
+                const std::int64_t value = ((factor * past > 0) == j_greater) ? 1 : 0;
+                if (value == s.relations[j]) continue;
+                std::vector<std::int64_t> alone = s.relations;
+                alone[j] = value;
+                between = between || consistency_->possible(alone);
+                joint.relations[j] = value;
+            }
+            if (!between) t = std::move(joint);
+        }
         if (!consistency_->possible(t.relations) || !settle(t, s)) continue;
         visit(t, *crossing, false);
     }
@@ -1116,6 +1211,27 @@ ModeSet Explorer::run() {
     // their definitions read, and what their when-assignments read, to a
     // fixed point. Others (an event counter, a sampled value) do not split
     // modes and are left out of the explored state.
+    // A discrete variable defined by an equation over relations of
+    // continuous quantities changes when they cross, at events of its own,
+    // even where it selects no equation (an output `b = time >= 0.5`): it
+    // is a mode variable too, so that each change is a transition the
+    // simulation locates (Modelica 3.6, 8.5: a relation generates events).
+    // One an assert reads stays out: the assert is checked on its relations
+    // through the integration (a mode in which it is false throughout
+    // would read as an inadmissible mode, not as the assert failing).
+    std::set<int> asserted;
+    std::function<void(const Condition&)> read_by_assert = [&](const Condition& c) {
+        if (c.kind == K::Variable) asserted.insert(c.variable);
+        for (const ConditionPtr& o : c.operands) read_by_assert(*o);
+    };
+    for (const FlatAssert& a : flat_.asserts)
+        if (a.condition) read_by_assert(*a.condition);
+    for (const RelationDefinition& d : flat_.relation_definitions)
+        if (!vars.count(d.variable) && !asserted.count(d.variable) && reads_continuous_relation(*d.condition, 0))
+            collect_variable(d.variable, vars);
+    for (const IntegerDefinition& d : flat_.integer_definitions)
+        if (!vars.count(d.variable) && !asserted.count(d.variable) && reads_continuous_relation(d.value, 0))
+            collect_variable(d.variable, vars);
     relevant_ = vars;
     for (bool grew = true; grew;) {
         grew = false;

@@ -219,3 +219,34 @@ end StepOnce;)");
 
 }  // namespace
 }  // namespace modeaudit
+
+namespace modeaudit {
+namespace {
+
+// Discrete variables defined by relations that select no equation are mode
+// variables: their changes are events. `time >= 0.5` and `time < 0.5` are
+// one function crossing once: flipped alone, either would give a valuation
+// that holds at no time, so they cross together (while `v > 0` and `v < 0`,
+// both false at v = 0, keep crossing one at a time).
+TEST(Modes, OutputsOfComplementaryRelationsChangeTogetherAtOneEvent) {
+    FrontEnd fe(R"(
+model Outputs
+  Boolean on;
+  Integer level;
+  Real x(start = 0, fixed = true);
+equation
+  on = time >= 0.5;
+  level = if time < 0.5 then 2 else 3;
+  der(x) = 1;
+end Outputs;)");
+    ASSERT_TRUE(fe.state.modes) << fe.diagnostics();
+    const ModeSet& ms = fe.modes();
+    ASSERT_EQ(ms.modes.size(), 2u);
+    EXPECT_EQ(ms.modes[0].id, "on=false,level=2");
+    EXPECT_EQ(ms.modes[1].id, "on=true,level=3");
+    ASSERT_EQ(ms.transitions.size(), 1u);
+    EXPECT_EQ(ms.transitions[0].guard_text, "time - 0.5");
+}
+
+}  // namespace
+}  // namespace modeaudit
