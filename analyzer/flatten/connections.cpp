@@ -138,7 +138,7 @@ int discrete_source(const FlatModel& model, const std::vector<int>& vars) {
 }  // namespace
 
 bool resolve_connections(FlatModel& model, const flat::Instance& top, const std::vector<ConnectRecord>& connects,
-                         DiagnosticSink& sink) {
+                         DiagnosticSink& sink, const std::vector<const void*>& enumeration_of) {
     UnionFind uf;
     std::map<Element, int> node_of;
     std::vector<Element> elements;
@@ -288,6 +288,23 @@ bool resolve_connections(FlatModel& model, const flat::Instance& top, const std:
             // potential variable: inside and outside are the same value).
             return node({c.member->variable, true}, k, rec->range);
         };
+        // A declared element joined to a connector: the same type (Real,
+        // Integer, Boolean, or one enumeration).
+        if (rec->a.member && rec->b.member && rec->a.member->kind == Member::Kind::Scalar &&
+            rec->b.member->kind == Member::Kind::Scalar) {
+            const int va = rec->a.member->variable, vb = rec->b.member->variable;
+            auto enumeration = [&](int v) {
+                return static_cast<std::size_t>(v) < enumeration_of.size() ? enumeration_of[static_cast<std::size_t>(v)]
+                                                                           : nullptr;
+            };
+            if (model.variables[static_cast<std::size_t>(va)].type != model.variables[static_cast<std::size_t>(vb)].type ||
+                enumeration(va) != enumeration(vb)) {
+                sink.report(rule::flatten_type_mismatch, rec->range,
+                            fmt::format("{}: '{}' and '{}' are of different types", rec->text, rec->a.name, rec->b.name));
+                ok = false;
+                continue;
+            }
+        }
         const int x = side_node(rec->a), y = side_node(rec->b);
         if (x >= 0 && y >= 0) uf.unite(x, y);
     }

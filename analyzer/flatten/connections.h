@@ -41,8 +41,11 @@ struct ConnectRecord {
 
 // Adds the connection equations to `model`. Reports incompatible connectors
 // as flatten-type-mismatch and returns false (an input error).
+// `enumeration_of` (per flat variable, null where it is none) tells the
+// enumeration type of a variable, checked where an element of an expandable
+// connector is joined to a connector.
 bool resolve_connections(FlatModel& model, const flat::Instance& top, const std::vector<ConnectRecord>& connects,
-                         DiagnosticSink& sink);
+                         DiagnosticSink& sink, const std::vector<const void*>& enumeration_of = {});
 
 // Removes alias equations; records each eliminated variable in model.aliases.
 void eliminate_aliases(FlatModel& model);

@@ -194,11 +194,35 @@ private:
             return {false, p == kSum ? "(" + s + ")" : s};
         }
         GiNaC::numeric coeff = 1;
+        bool flipped = false;  // sums among the factors printed with their sign turned, an odd number of times
         std::vector<std::string> num, den;
         for (std::size_t i = 0; i < t.nops(); ++i) {
             GiNaC::ex f = t.op(i);
             if (GiNaC::is_a<GiNaC::numeric>(f)) {
                 coeff *= GiNaC::ex_to<GiNaC::numeric>(f);
+                continue;
+            }
+            // (G - C)*i = -(C - G)*i: which form GiNaC keeps depends on its
+            // term order (hashes seeded by type_info addresses, which vary
+            // between runs), so a sum factor, or an integer power of one,
+            // prints the sign of its base that does not lead with a minus
+            // (else the smaller text), the product's sign turned to match.
+            const bool sum_power = GiNaC::is_a<GiNaC::power>(f) && GiNaC::is_a<GiNaC::add>(f.op(0)) &&
+                                   GiNaC::is_a<GiNaC::numeric>(f.op(1)) && GiNaC::ex_to<GiNaC::numeric>(f.op(1)).is_integer();
+            if (GiNaC::is_a<GiNaC::add>(f) || sum_power) {
+                const GiNaC::ex b = GiNaC::is_a<GiNaC::add>(f) ? f : f.op(0);
+                const GiNaC::numeric n = GiNaC::is_a<GiNaC::add>(f) ? GiNaC::numeric(1) : GiNaC::ex_to<GiNaC::numeric>(f.op(1));
+                std::string bs = go(b).first;
+                const std::string other = go(-b).first;
+                const bool minus = !bs.empty() && bs[0] == '-', other_minus = !other.empty() && other[0] == '-';
+                if (minus != other_minus ? minus : other < bs) {
+                    bs = other;
+                    if (n.is_odd()) flipped = !flipped;
+                }
+                const GiNaC::numeric m = n.is_negative() ? -n : n;
+                std::string text = "(" + bs + ")";
+                if (!m.is_equal(1)) text += "^" + number(m);
+                (n.is_negative() ? den : num).push_back(text);
                 continue;
             }
             if (GiNaC::is_a<GiNaC::power>(f) && GiNaC::is_a<GiNaC::numeric>(f.op(1)) &&
@@ -212,8 +236,8 @@ private:
         }
         std::sort(num.begin(), num.end());
         std::sort(den.begin(), den.end());
-        bool neg = coeff.is_real() && coeff.is_negative();
-        if (neg) coeff = -coeff;
+        bool neg = (coeff.is_real() && coeff.is_negative()) != flipped;
+        if (coeff.is_real() && coeff.is_negative()) coeff = -coeff;
         GiNaC::numeric cn = coeff.numer(), cd = coeff.denom();
         std::string s;
         if (!coeff.is_rational()) {

@@ -531,7 +531,8 @@ std::unique_ptr<FlatModel> Flattener::run() {
     settle_when_assigned_reals();
 
     // 5. Connections, then inStream/actualStream, then aliases.
-    if (!resolve_connections(*model_, top, connects_, sink_)) return nullptr;
+    const std::vector<const void*> enumeration_of(variable_enumeration_.begin(), variable_enumeration_.end());
+    if (!resolve_connections(*model_, top, connects_, sink_, enumeration_of)) return nullptr;
     eliminate_aliases(*model_);
     return std::move(model_);
 }

@@ -681,5 +681,20 @@ TEST(Flatten, AnEvenPowerOfASumPrintsOneSignOfItsBase) {
     EXPECT_EQ(canonical(GiNaC::power(x - t, 3).hold()), "(-time + x)^3");
 }
 
+// (g - c)*i and -(c - g)*i likewise (the MSL's HeatingMOSInverter printed
+// its loss power both ways in two runs): a sum among a product's factors,
+// or an integer power of one, prints the sign of its base that does not lead
+// with a minus, the product's sign turned to match.
+TEST(Flatten, ASumInAProductPrintsOneSignOfItsBase) {
+    GiNaC::symbol c("c"), g("g"), i("i");
+    const ex a = GiNaC::mul(GiNaC::exvector{-1, c - g, i}).hold(), b = GiNaC::mul(GiNaC::exvector{g - c, i}).hold();
+    EXPECT_EQ(canonical(a), canonical(b));
+    EXPECT_EQ(canonical(a), "-(c - g)*i");
+    // Odd powers turn the product's sign, even ones do not.
+    EXPECT_EQ(canonical(GiNaC::mul(GiNaC::exvector{GiNaC::power(g - c, 3), i}).hold()), "-(c - g)^3*i");
+    EXPECT_EQ(canonical(GiNaC::mul(GiNaC::exvector{GiNaC::power(g - c, 2), i}).hold()), "(c - g)^2*i");
+    EXPECT_EQ(canonical(GiNaC::mul(GiNaC::exvector{GiNaC::power(g - c, -1), i}).hold()), "-i/(c - g)");
+}
+
 }  // namespace
 }  // namespace modeaudit
