@@ -26,14 +26,14 @@ GiNaC::ex mode_if_deriv(const GiNaC::ex& c, const GiNaC::ex&, const GiNaC::ex&, 
 REGISTER_FUNCTION(mode_if, eval_func(mode_if_eval).derivative_func(mode_if_deriv))
 
 int SymbolTable::add_variable(const std::string& name) {
-    vars_.emplace_back(name);
+    vars_.emplace_back(GiNaC::symbol(name));
     int index = static_cast<int>(vars_.size()) - 1;
     by_name_[name] = Meaning{Meaning::Role::Variable, index, 0};
     return index;
 }
 
 int SymbolTable::add_condition(const std::string& name) {
-    conds_.emplace_back(name);
+    conds_.emplace_back(GiNaC::symbol(name));
     int index = static_cast<int>(conds_.size()) - 1;
     by_name_[name] = Meaning{Meaning::Role::Condition, index, 0};
     return index;
@@ -43,39 +43,39 @@ const GiNaC::symbol& SymbolTable::derivative(int v, int order) const {
     MODEAUDIT_ASSERT(order >= 1, "derivative order must be positive");
     auto key = std::make_pair(v, order);
     auto it = ders_.find(key);
-    if (it != ders_.end()) return it->second;
+    if (it != ders_.end()) return GiNaC::ex_to<GiNaC::symbol>(it->second);
     std::string base = variable(v).get_name();
     std::string name = order == 1 ? "der(" + base + ")" : "der(" + base + "," + std::to_string(order) + ")";
-    auto [pos, ok] = ders_.emplace(key, GiNaC::symbol(name));
+    auto [pos, ok] = ders_.emplace(key, GiNaC::ex(GiNaC::symbol(name)));
     int& best = max_order_[v];
     best = std::max(best, order);
     by_name_[name] = Meaning{Meaning::Role::Derivative, v, order};
-    return pos->second;
+    return GiNaC::ex_to<GiNaC::symbol>(pos->second);
 }
 
 std::optional<GiNaC::symbol> SymbolTable::find_derivative(int v, int order) const {
     auto it = ders_.find({v, order});
     if (it == ders_.end()) return std::nullopt;
-    return it->second;
+    return GiNaC::ex_to<GiNaC::symbol>(it->second);
 }
 
 const GiNaC::symbol& SymbolTable::pre(int v) const {
     auto it = pres_.find(v);
-    if (it != pres_.end()) return it->second;
+    if (it != pres_.end()) return GiNaC::ex_to<GiNaC::symbol>(it->second);
     std::string name = "pre(" + variable(v).get_name() + ")";
-    auto [pos, ok] = pres_.emplace(v, GiNaC::symbol(name));
+    auto [pos, ok] = pres_.emplace(v, GiNaC::ex(GiNaC::symbol(name)));
     by_name_[name] = Meaning{Meaning::Role::Pre, v, 0};
-    return pos->second;
+    return GiNaC::ex_to<GiNaC::symbol>(pos->second);
 }
 
 std::optional<GiNaC::symbol> SymbolTable::find_pre(int v) const {
     auto it = pres_.find(v);
     if (it == pres_.end()) return std::nullopt;
-    return it->second;
+    return GiNaC::ex_to<GiNaC::symbol>(it->second);
 }
 
 std::optional<SymbolTable::Meaning> SymbolTable::meaning(const GiNaC::symbol& s) const {
-    if (s.is_equal(time_)) return Meaning{Meaning::Role::Time, -1, 0};  // not ==, which builds a relational
+    if (s.is_equal(GiNaC::ex_to<GiNaC::symbol>(time_))) return Meaning{Meaning::Role::Time, -1, 0};  // not ==, which builds a relational
     auto it = by_name_.find(s.get_name());
     if (it == by_name_.end()) return std::nullopt;
     // Names are unique per model (flat names cannot contain '(').
@@ -87,24 +87,25 @@ SymbolTable SymbolTable::subset(const std::vector<int>& variables, const std::ve
     t.time_ = time_;
     for (int v : variables) {
         const int nv = static_cast<int>(t.vars_.size());
-        const GiNaC::symbol& s = vars_.at(static_cast<std::size_t>(v));
-        t.vars_.push_back(s);
+        const GiNaC::symbol& s = variable(v);
+        t.vars_.push_back(vars_.at(static_cast<std::size_t>(v)));
         t.by_name_[s.get_name()] = Meaning{Meaning::Role::Variable, nv, 0};
         for (auto it = ders_.lower_bound({v, 0}); it != ders_.end() && it->first.first == v; ++it) {
             t.ders_.emplace(std::make_pair(nv, it->first.second), it->second);
             int& best = t.max_order_[nv];
             best = std::max(best, it->first.second);
-            t.by_name_[it->second.get_name()] = Meaning{Meaning::Role::Derivative, nv, it->first.second};
+            t.by_name_[GiNaC::ex_to<GiNaC::symbol>(it->second).get_name()] =
+                Meaning{Meaning::Role::Derivative, nv, it->first.second};
         }
         if (auto p = pres_.find(v); p != pres_.end()) {
             t.pres_.emplace(nv, p->second);
-            t.by_name_[p->second.get_name()] = Meaning{Meaning::Role::Pre, nv, 0};
+            t.by_name_[GiNaC::ex_to<GiNaC::symbol>(p->second).get_name()] = Meaning{Meaning::Role::Pre, nv, 0};
         }
     }
     for (int c : conditions) {
         const int nc = static_cast<int>(t.conds_.size());
-        const GiNaC::symbol& s = conds_.at(static_cast<std::size_t>(c));
-        t.conds_.push_back(s);
+        const GiNaC::symbol& s = condition(c);
+        t.conds_.push_back(conds_.at(static_cast<std::size_t>(c)));
         t.by_name_[s.get_name()] = Meaning{Meaning::Role::Condition, nc, 0};
     }
     return t;

@@ -164,7 +164,10 @@ struct FlatAssert {
 // Symbols of one flat model, by role.
 class SymbolTable {
 public:
-    const GiNaC::symbol& variable(int v) const { return vars_.at(static_cast<std::size_t>(v)); }
+    // The symbols are held on GiNaC's heap (as ex), so that turning one into
+    // an expression shares it instead of copying it (GiNaC duplicates a
+    // symbol that is not heap-allocated each time it becomes an ex).
+    const GiNaC::symbol& variable(int v) const { return GiNaC::ex_to<GiNaC::symbol>(vars_.at(static_cast<std::size_t>(v))); }
     // der^k(v), k >= 1; created on first use.
     // Interned on first use: the table is a cache of symbols, so asking for a
     // new derivative or left limit does not change what the model means.
@@ -172,8 +175,8 @@ public:
     std::optional<GiNaC::symbol> find_derivative(int v, int order) const;
     const GiNaC::symbol& pre(int v) const;
     std::optional<GiNaC::symbol> find_pre(int v) const;
-    const GiNaC::symbol& time() const { return time_; }
-    const GiNaC::symbol& condition(int c) const { return conds_.at(static_cast<std::size_t>(c)); }
+    const GiNaC::symbol& time() const { return GiNaC::ex_to<GiNaC::symbol>(time_); }
+    const GiNaC::symbol& condition(int c) const { return GiNaC::ex_to<GiNaC::symbol>(conds_.at(static_cast<std::size_t>(c))); }
 
     int add_variable(const std::string& name);
     int add_condition(const std::string& name);
@@ -195,12 +198,12 @@ public:
     SymbolTable subset(const std::vector<int>& variables, const std::vector<int>& conditions) const;
 
 private:
-    std::vector<GiNaC::symbol> vars_;
-    mutable std::map<std::pair<int, int>, GiNaC::symbol> ders_;
+    std::vector<GiNaC::ex> vars_;
+    mutable std::map<std::pair<int, int>, GiNaC::ex> ders_;
     mutable std::map<int, int> max_order_;
-    mutable std::map<int, GiNaC::symbol> pres_;
-    std::vector<GiNaC::symbol> conds_;
-    GiNaC::symbol time_{"time"};
+    mutable std::map<int, GiNaC::ex> pres_;
+    std::vector<GiNaC::ex> conds_;
+    GiNaC::ex time_{GiNaC::symbol("time")};
     mutable std::unordered_map<std::string, Meaning> by_name_;  // keyed by the symbol's unique name
 };
 
