@@ -1,5 +1,7 @@
 #include "support/front_end.h"
 
+#include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -7,11 +9,32 @@
 namespace modeaudit::testing {
 
 std::unique_ptr<FrontEnd> FrontEnd::from_file(const std::string& path, std::string_view until) {
+    return std::make_unique<FrontEnd>(read_text(path), until);
+}
+
+std::string read_text(const std::string& path) {
     std::ifstream in(path);
     if (!in) throw std::runtime_error("cannot read " + path);
     std::ostringstream s;
     s << in.rdbuf();
-    return std::make_unique<FrontEnd>(s.str(), until);
+    return s.str();
+}
+
+std::vector<std::string> corpus_models() {
+    const std::filesystem::path root = std::filesystem::path(MODEAUDIT_SOURCE_DIR) / "corpus";
+    std::vector<std::string> files;
+    for (const auto& e : std::filesystem::recursive_directory_iterator(root))
+        if (e.path().extension() == ".mo" && e.path().string().find("/libraries/") == std::string::npos)
+            files.push_back(e.path().string());
+    std::sort(files.begin(), files.end());
+    return files;
+}
+
+RunOptions with_corpus_libraries(RunOptions options) {
+    std::vector<std::string> problems;
+    options.libraries = library::make_library_path(
+        {(std::filesystem::path(MODEAUDIT_SOURCE_DIR) / "corpus" / "libraries").string()}, nullptr, problems);
+    return options;
 }
 
 GiNaC::ex FrontEnd::var(const std::string& name) const {

@@ -62,6 +62,13 @@ struct FrontEnd {
     const Mode& mode(const std::string& id) const;
 };
 
+// The text of a file (throws when it cannot be read).
+std::string read_text(const std::string& path);
+// The corpus's model files (corpus/**/*.mo outside corpus/libraries), sorted.
+std::vector<std::string> corpus_models();
+// RunOptions with the corpus's own libraries (corpus/libraries) loaded.
+RunOptions with_corpus_libraries(RunOptions options = {});
+
 // a and b are the same expression up to a non-zero constant factor.
 bool proportional(const GiNaC::ex& a, const GiNaC::ex& b);
 

@@ -7,10 +7,7 @@
 // clutch's, is composed below the limit that the whole exploration hits.
 #include <gtest/gtest.h>
 
-#include <filesystem>
-#include <fstream>
 #include <set>
-#include <sstream>
 #include <tuple>
 
 #include "support/front_end.h"
@@ -18,14 +15,9 @@
 namespace modeaudit {
 namespace {
 
+using testing::corpus_models;
 using testing::FrontEnd;
-
-std::string read_text(const std::filesystem::path& p) {
-    std::ifstream in(p);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
+using testing::read_text;
 
 using TransitionKey = std::tuple<std::string, std::string, std::string, int, int, std::size_t>;
 
@@ -39,12 +31,9 @@ struct Explored {
 };
 
 Explored explore(const std::string& text, std::size_t compose_above, std::size_t max_modes = 4096) {
-    RunOptions options;
+    RunOptions options = testing::with_corpus_libraries();
     options.modes.compose_above = compose_above;
     options.modes.max_modes = max_modes;
-    std::vector<std::string> problems;
-    options.libraries = library::make_library_path(
-        {(std::filesystem::path(MODEAUDIT_SOURCE_DIR) / "corpus" / "libraries").string()}, nullptr, problems);
     FrontEnd fe(text, options, "modes");
     Explored out;
     if (!fe.state.modes) return out;
@@ -64,14 +53,8 @@ Explored explore(const std::string& text, std::size_t compose_above, std::size_t
 // (forced) and the whole exploration agree; the whole exploration is the
 // default below the limit. (24 models at the time of writing.)
 TEST(DiscreteGroups, ComposedModesAndTransitionsAreTheWholeExplorationsOnTheCorpus) {
-    const std::filesystem::path root = std::filesystem::path(MODEAUDIT_SOURCE_DIR) / "corpus";
-    std::vector<std::filesystem::path> files;
-    for (const auto& e : std::filesystem::recursive_directory_iterator(root))
-        if (e.path().extension() == ".mo" && e.path().string().find("/libraries/") == std::string::npos)
-            files.push_back(e.path());
-    std::sort(files.begin(), files.end());
     std::size_t compared = 0, with_transitions = 0, composed_ones = 0;
-    for (const auto& file : files) {
+    for (const std::string& file : corpus_models()) {
         const std::string text = read_text(file);
         // At most 512 modes (8,192 states): the whole exploration of a
         // larger state (the coupled clutches) stops early and is skipped.
@@ -98,7 +81,7 @@ TEST(DiscreteGroups, ComposedModesAndTransitionsAreTheWholeExplorationsOnTheCorp
 // its 7 local modes, and the 98 modes are their product with the step's 2.
 TEST(DiscreteGroups, TheCoupledClutchesAreComposedFromEachClutchAlone) {
     const Explored composed =
-        explore(read_text(std::filesystem::path(MODEAUDIT_SOURCE_DIR) / "corpus/good/discrete/coupled_clutches.mo"), 4096);
+        explore(read_text(std::string(MODEAUDIT_SOURCE_DIR) + "/corpus/good/discrete/coupled_clutches.mo"), 4096);
     ASSERT_TRUE(composed.ran);
     EXPECT_EQ(composed.groups, 3u);
     EXPECT_TRUE(composed.complete);

@@ -6,9 +6,7 @@
 // where zero offsets hold but Z3 finds others (or none) fails here.
 #include <gtest/gtest.h>
 
-#include <filesystem>
-#include <fstream>
-#include <sstream>
+#include <algorithm>
 
 #include "mode_change/transition_study.h"
 #include "rescaling/rescaling.h"
@@ -18,13 +16,6 @@ namespace modeaudit {
 namespace {
 
 using testing::FrontEnd;
-
-std::string read_text(const std::filesystem::path& p) {
-    std::ifstream in(p);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
 
 void expect_same(const RescalingResult& a, const RescalingResult& b, const std::string& where) {
     EXPECT_EQ(a.solved, b.solved) << where;
@@ -36,19 +27,11 @@ void expect_same(const RescalingResult& a, const RescalingResult& b, const std::
 }
 
 TEST(ZeroOffsets, TheShortcutGivesZ3sAnswerOnEveryCorpusArray) {
-    const std::filesystem::path root = std::filesystem::path(MODEAUDIT_SOURCE_DIR) / "corpus";
-    std::vector<std::filesystem::path> files;
-    for (const auto& e : std::filesystem::recursive_directory_iterator(root))
-        if (e.path().extension() == ".mo" && e.path().string().find("/libraries/") == std::string::npos)
-            files.push_back(e.path());
-    std::sort(files.begin(), files.end());
     std::size_t arrays = 0, zero = 0, impulsive = 0;
-    for (const auto& file : files) {
-        RunOptions options;
+    for (const std::string& file : testing::corpus_models()) {
+        RunOptions options = testing::with_corpus_libraries();
         options.modes.max_modes = 256;
-        std::vector<std::string> problems;
-        options.libraries = library::make_library_path({(root / "libraries").string()}, nullptr, problems);
-        FrontEnd fe(read_text(file), options, "mode_change");
+        FrontEnd fe(testing::read_text(file), options, "mode_change");
         if (!fe.state.mode_change) continue;
         const ModeChangeResult& mc = *fe.state.mode_change;
         // The first 40 transitions of a model: the coupled clutches' 1,134
@@ -63,7 +46,7 @@ TEST(ZeroOffsets, TheShortcutGivesZ3sAnswerOnEveryCorpusArray) {
                     for (bool nonlinear_finite : {true, false}) {
                         const RescalingResult z3 = solve_rescaling(a, rv, nonlinear_finite, {}, false);
                         const RescalingResult fast = solve_rescaling(a, rv, nonlinear_finite, {}, true);
-                        expect_same(fast, z3, file.string());
+                        expect_same(fast, z3, file);
                         ++arrays;
                         const bool all_zero = z3.solved && std::all_of(z3.mu.begin(), z3.mu.end(), [](int m) { return m == 0; });
                         (all_zero ? zero : impulsive) += 1;
