@@ -19,22 +19,13 @@
 #include "flatten/flattener.h"
 #include "modes/clusters.h"
 #include "modes/discrete_logic.h"
+#include "modes/explorer.h"
 #include "modes/relation_consistency.h"
 #include "modes/simultaneous.h"
 
 namespace modeaudit {
 
-namespace {
-
-using GiNaC::ex;
-using K = Condition::Kind;
-
-// The discrete state explored (discrete_logic.h): the truth of each atomic
-// relation over continuous quantities (s < 0) that selects equations or
-// defines a discrete variable, and the values of the discrete variables
-// that decide the modes (assigned in when-clauses, never changed, or
-// defined by an equation: their values are settled by the event iteration).
-using State = DiscreteState;
+namespace modes_detail {
 
 // The clusters in one sentence: how many, the largest, the product.
 std::string clusters_note(const ModeSet& set) {
@@ -50,180 +41,6 @@ std::string clusters_note(const ModeSet& set) {
                        set.global_mode_count());
 }
 
-class Explorer {
-public:
-    Explorer(const FlatModel& flat, DiagnosticSink& sink, const ModeLimits& limits)
-        : flat_(flat), sink_(sink), limits_(limits), logic_(flat) {}
-
-    ModeSet run();
-
-private:
-    const FlatModel& flat_;
-    DiagnosticSink& sink_;
-    const ModeLimits& limits_;
-
-    DiscreteLogic logic_;                        // atomic relations, definitions, the event iteration
-    // Which valuations of the atomic relations can hold together (built
-    // once the relations are collected).
-    std::optional<RelationConsistency> consistency_;
-    // Variables every mode makes a multiple of another (or zero): the
-    // relations and a contact's guard are compared with them rewritten.
-    GiNaC::exmap same_;
-    std::set<std::string> reported_unsettled_;   // modes-logic-unsettled, once per definition
-    bool definition_loop_ = false;               // the definitions have a loop no pre() breaks
-    std::vector<int> mode_vars_;                 // flat variable indices, declaration order
-    std::vector<int> implicit_;                  // atomic relations used directly in selection
-    std::set<int> relevant_;                     // discrete variables the modes depend on
-    bool failed_ = false;
-
-    void collect(const ConditionPtr& c, std::set<int>& vars, bool selection);
-    // Whether a definition reads a relation over continuous quantities
-    // (directly, through condition symbols or other definitions).
-    bool reads_continuous_relation(const Condition& c, int depth) const;
-    bool reads_continuous_relation(const ex& e, int depth) const;
-    // A discrete variable the modes depend on, with what its definition reads.
-    void collect_variable(int v, std::set<int>& vars);
-    // The discrete variables and conditions an expression reads.
-    void collect_expr(const ex& e, std::set<int>& vars, bool selection);
-    // A relation over continuous quantities: registered as atomic, once per
-    // selection of the if-expressions on mode variables in its sides.
-    void collect_relation(const ConditionPtr& c, std::set<int>& vars, bool selection);
-    // Between events pre(v) = v.
-    bool eval(const Condition& c, const State& s) const { return logic_.truth(c, s, s); }
-    ex substitute_discrete(const ex& e, const State& s) const { return logic_.substitute(e, s, s); }
-    // A when-guard as state s reads it: the discrete variables of the
-    // explored state by their values; a discrete variable outside it (a
-    // period counter, whose value changes at events without changing the
-    // mode) stays a symbol, with pre(v) read as v (equal between events),
-    // for the simulation to evaluate with its current value.
-    ex guard_in_state(const ex& g, const State& s) const;
-    // The event iteration from t (new relations and when-assignments) with
-    // the left limits `before`; false (reported once) when it does not settle.
-    bool settle(State& t, const State& before);
-    std::vector<std::int64_t> mode_values(const State& s) const;
-    std::string mode_id(const std::vector<std::int64_t>& values) const;
-    bool guard_of(const Condition& c, bool becoming, ex& g, SourceRange where, bool report);
-    // Whether guard_of combines several relations' guards (and/or).
-    bool compound(const Condition& c) const;
-    // Adds to `out` the discrete variables that `e` reads (directly or
-    // through pre()).
-    void discrete_reads(const ex& e, std::set<int>& out) const;
-    // Whether a when-condition reads discrete values (a mode variable, a
-    // pre(), a Boolean defined by an equation): its guard may then differ
-    // from mode to mode.
-    bool reads_discrete(const Condition& c) const;
-    // Whether a when-condition is a discrete event condition: relations
-    // (combined by and/or/not) over discrete variables that decide no mode
-    // and are defined by no equation (change(k) is k <> pre(k)). Such a
-    // condition changes only at events, in the event iteration, and is left
-    // to the simulation (ModeSet::discrete_triggers).
-    bool discrete_event(const Condition& c) const;
-    // The condition as state s decides it: discrete variables and their
-    // pre() (equal between events) by their values, relations between
-    // discrete quantities by their truth, Booleans defined by equations by
-    // their definitions; relations over continuous quantities kept. Folded,
-    // so that `if up then x > 1.5 else x < 0.5` becomes one relation.
-    ConditionPtr specialize(const ConditionPtr& c, const State& s, int depth) const;
-    State initial_state();
-    // A guard in time (and parameters) only is a time event; any other a state event.
-    Transition::Trigger trigger_of(const ex& g) const {
-        for (GiNaC::const_preorder_iterator it = g.preorder_begin(); it != g.preorder_end(); ++it) {
-            if (!GiNaC::is_a<GiNaC::symbol>(*it) || GiNaC::ex_to<GiNaC::symbol>(*it) == flat_.symbols.time()) continue;
-            auto m = flat_.symbols.meaning(GiNaC::ex_to<GiNaC::symbol>(*it));
-            if (!m || m->role != SymbolTable::Meaning::Role::Variable ||
-                flat_.variables[static_cast<std::size_t>(m->index)].variability != Variability::Parameter)
-                return Transition::Trigger::State;
-        }
-        return Transition::Trigger::Time;
-    }
-    Mode build_mode(const State& s, const std::vector<std::int64_t>& values) const;
-    void add_contact_modes(ModeSet& set, const std::vector<State>& state_of,
-                           std::map<std::vector<std::int64_t>, int>& mode_index) const;
-    bool guard_is_equation(const Mode& m, const ex& guard) const;
-    // Residuals with same_ substituted and expanded (guard_is_equation).
-    mutable std::map<ex, ex, GiNaC::ex_is_less> rewritten_;
-    // The transition template of relation k becoming `becoming` (guard,
-    // its text, trigger, source), computed once: the same from every state.
-    const std::optional<Transition>& relation_crossing(std::size_t k, bool becoming);
-    bool falls_with_time(const ex& g) const;
-    // The other relations whose lhs - rhs is +-1 times relation k's: (j, factor).
-    const std::vector<std::pair<std::size_t, int>>& same_function(std::size_t k);
-    std::vector<std::vector<std::pair<std::size_t, int>>> same_function_;
-    std::map<std::pair<std::size_t, bool>, std::optional<Transition>> crossings_;
-    std::vector<std::string> definition_text_;  // canonical text of each relation definition
-    // The switching clusters (clusters.h) and each one's local modes,
-    // explored with only the cluster's relations and when-clauses.
-    struct LocalWhen {
-        std::size_t when;
-        std::size_t trigger;
-    };
-    bool settle_silently(State& t, const State& before) const;
-    // Guards of when-clauses are the same from every state: computed once;
-    // a condition that reads discrete values and is no single relation as
-    // written (if up then x > 1.5 else x < 0.5, a latched Boolean) gets its
-    // guard in each state from the condition as that state decides it.
-    struct WhenGuard {
-        std::size_t when;
-        std::size_t trigger;
-        ex g;
-        bool ok;
-        bool per_state = false;
-        SourceRange range;
-    };
-    std::vector<WhenGuard> when_guards_;
-    std::set<std::pair<std::size_t, std::size_t>> reported_triggers_;
-    // The atomic relations each relation as written was registered as (one
-    // per selection of the if-expressions in its sides).
-    std::map<const Condition*, std::vector<int>> registered_as_;
-    using Visit = std::function<void(const State& t, Transition tr, bool has_resets)>;
-    void successors(const State& s, const std::vector<std::size_t>& relations, const std::vector<std::size_t>& whens,
-                    const Visit& visit);
-    // `s` with the discrete assignments of when-clause `fw` applied (those
-    // of the relevant variables), evaluated in `s`.
-    State after_assignments(const FlatWhen& fw, const State& s) const;  // unsettled logic is reported by the enumeration
-    void find_clusters(ModeSet& set, const State& init, const std::vector<LocalWhen>& whens);
-    std::size_t explore_cluster(const State& init, const std::vector<std::size_t>& relations,
-                                const std::vector<LocalWhen>& whens, const std::vector<int>& variables,
-                                bool& complete);
-    // ---- exploration by independent groups (a model of many switches) ----
-    // A group: atomic relations, discrete variables of the state and
-    // when-guards that read or write one another (definitions, when-clauses,
-    // relations bounding one quantity). A crossing or a when-clause of one
-    // group changes only its own part of the state, and the event iteration
-    // settles only its own definitions, so the reachable states are the
-    // product of each group's reachable part, explored alone.
-    struct DiscreteGroup {
-        std::vector<std::size_t> relations;
-        std::vector<int> variables;
-        std::vector<std::size_t> whens;  // indices into when_guards_
-    };
-    std::vector<DiscreteGroup> discrete_groups() const;
-    // The state atoms a condition or an expression reads (relations as k,
-    // discrete variables as n_relations + v), appended to `out`.
-    void atoms_of(const Condition& c, std::vector<std::size_t>& out, int depth = 0) const;
-    void atoms_of(const ex& e, std::vector<std::size_t>& out, int depth) const;
-    // One group explored alone from `init`: its local modes (the values of
-    // the mode variables with the other groups' parts as they start), a
-    // state of each, and its transitions between them.
-    struct LocalExploration {
-        std::vector<State> mode_state;
-        std::map<std::vector<std::int64_t>, int> mode_index;
-        struct Edge {
-            int from, to;
-            Transition tr;
-        };
-        std::vector<Edge> edges;
-        std::size_t states = 0;
-        bool complete = true;
-    };
-    LocalExploration explore_group(const State& init, const DiscreteGroup& group);
-    // Explores the groups alone and, when the product of their states is
-    // above ModeLimits::compose_above, builds the modes and transitions
-    // from the groups' (true) instead of the exploration of the whole state.
-    bool explore_by_groups(ModeSet& set, const State& init, const std::function<int(const State&)>& mode_of);
-    // Flat equations by the symbols they mention (for guard_is_equation).
-    std::map<ex, std::vector<int>, GiNaC::ex_is_less> equations_with_;
-};
 
 bool Explorer::reads_continuous_relation(const Condition& c, int depth) const {
     if (depth > 16) return false;
@@ -918,198 +735,6 @@ void Explorer::successors(const State& s, const std::vector<std::size_t>& relati
     }
 }
 
-void Explorer::atoms_of(const Condition& c, std::vector<std::size_t>& out, int depth) const {
-    const std::size_t nr = logic_.relations().size();
-    switch (c.kind) {
-        case K::Variable: out.push_back(nr + static_cast<std::size_t>(c.variable)); return;
-        case K::Relation:
-            if (logic_.is_continuous_relation(c)) {
-                if (auto it = registered_as_.find(&c); it != registered_as_.end())
-                    for (int k : it->second) out.push_back(static_cast<std::size_t>(k));
-                else if (const int k = logic_.find_relation(c); k >= 0)
-                    out.push_back(static_cast<std::size_t>(k));
-            }
-            atoms_of(c.lhs, out, depth);
-            atoms_of(c.rhs, out, depth);
-            return;
-        default:
-            for (const ConditionPtr& o : c.operands) atoms_of(*o, out, depth);
-    }
-}
-
-void Explorer::atoms_of(const ex& e, std::vector<std::size_t>& out, int depth) const {
-    const std::size_t nr = logic_.relations().size();
-    for (GiNaC::const_preorder_iterator it = e.preorder_begin(); it != e.preorder_end(); ++it) {
-        if (!GiNaC::is_a<GiNaC::symbol>(*it)) continue;
-        auto m = flat_.symbols.meaning(GiNaC::ex_to<GiNaC::symbol>(*it));
-        if (!m) continue;
-        using R = SymbolTable::Meaning::Role;
-        if ((m->role == R::Variable || m->role == R::Pre) &&
-            flat_.variables[static_cast<std::size_t>(m->index)].variability == Variability::Discrete)
-            out.push_back(nr + static_cast<std::size_t>(m->index));
-        // A condition symbol reads what its condition reads (conditions do
-        // not nest without bound: the depth guards a malformed table).
-        if (m->role == R::Condition && depth < 16)
-            atoms_of(*flat_.conditions[static_cast<std::size_t>(m->index)], out, depth + 1);
-    }
-}
-
-std::vector<Explorer::DiscreteGroup> Explorer::discrete_groups() const {
-    const std::size_t nr = logic_.relations().size(), nv = flat_.variables.size();
-    std::vector<std::size_t> parent(nr + nv + when_guards_.size());
-    std::iota(parent.begin(), parent.end(), std::size_t{0});
-    std::function<std::size_t(std::size_t)> find = [&](std::size_t a) {
-        while (parent[a] != a) a = parent[a] = parent[parent[a]];
-        return a;
-    };
-    auto join = [&](std::size_t a, const std::vector<std::size_t>& others) {
-        for (std::size_t b : others) parent[find(b)] = find(a);
-    };
-    std::vector<std::size_t> atoms;
-    for (int v : logic_.defined()) {
-        atoms.clear();
-        if (ConditionPtr d = logic_.boolean_definition(v))
-            atoms_of(*d, atoms);
-        else if (const ex* value = logic_.integer_definition(v))
-            atoms_of(*value, atoms, 0);
-        join(nr + static_cast<std::size_t>(v), atoms);
-    }
-    for (const std::vector<std::size_t>& linked : consistency_->linked())
-        if (!linked.empty()) join(linked.front(), linked);
-    for (std::size_t w = 0; w < when_guards_.size(); ++w) {
-        const WhenGuard& wg = when_guards_[w];
-        const FlatWhen& fw = flat_.whens[wg.when];
-        atoms.clear();
-        atoms_of(*fw.triggers[wg.trigger], atoms);
-        for (const WhenAction& a : fw.actions) {
-            if (a.kind != WhenAction::Kind::AssignDiscrete || !relevant_.count(a.variable)) continue;
-            atoms.push_back(nr + static_cast<std::size_t>(a.variable));
-            if (a.bool_value) atoms_of(*a.bool_value, atoms);
-            atoms_of(a.value, atoms, 0);
-        }
-        join(nr + nv + w, atoms);
-    }
-    // The groups in the order of their first atom, so the order is fixed.
-    std::map<std::size_t, std::size_t> group_of_root;
-    std::vector<DiscreteGroup> groups;
-    auto group = [&](std::size_t atom) -> DiscreteGroup& {
-        auto [it, added] = group_of_root.try_emplace(find(atom), groups.size());
-        if (added) groups.emplace_back();
-        return groups[it->second];
-    };
-    for (std::size_t k = 0; k < nr; ++k) group(k).relations.push_back(k);
-    for (std::size_t v = 0; v < nv; ++v)
-        if (relevant_.count(static_cast<int>(v)) || logic_.is_defined(static_cast<int>(v)))
-            group(nr + v).variables.push_back(static_cast<int>(v));
-    for (std::size_t w = 0; w < when_guards_.size(); ++w) group(nr + nv + w).whens.push_back(w);
-    return groups;
-}
-
-Explorer::LocalExploration Explorer::explore_group(const State& init, const DiscreteGroup& group) {
-    LocalExploration out;
-    std::set<State> seen{init};
-    std::deque<State> queue{init};
-    std::set<std::tuple<int, int, std::string, int>> recorded;
-    auto local_mode = [&](const State& s) {
-        auto [it, added] = out.mode_index.try_emplace(mode_values(s), static_cast<int>(out.mode_state.size()));
-        if (added) out.mode_state.push_back(s);
-        return it->second;
-    };
-    local_mode(init);
-    while (!queue.empty()) {
-        const State s = queue.front();
-        queue.pop_front();
-        const int from = local_mode(s);
-        successors(s, group.relations, group.whens, [&](const State& t, Transition tr, bool has_resets) {
-            if (!seen.count(t)) {
-                if (seen.size() >= limits_.max_modes * 16) {
-                    out.complete = false;
-                    return;
-                }
-                seen.insert(t);
-                queue.push_back(t);
-            }
-            const int to = local_mode(t);
-            if (from == to && !has_resets) return;
-            if (recorded.insert(std::make_tuple(from, to, tr.guard_text, tr.when_clause)).second)
-                out.edges.push_back({from, to, std::move(tr)});
-        });
-    }
-    out.states = seen.size();
-    return out;
-}
-
-bool Explorer::explore_by_groups(ModeSet& set, const State& init, const std::function<int(const State&)>& mode_of) {
-    const std::vector<DiscreteGroup> groups = discrete_groups();
-    if (groups.size() < 2) return false;
-    std::vector<LocalExploration> local;
-    double states = 1;
-    for (const DiscreteGroup& g : groups) {
-        local.push_back(explore_group(init, g));
-        states *= static_cast<double>(local.back().states);
-    }
-    if (states <= static_cast<double>(limits_.compose_above)) return false;
-    set.composed_groups = groups.size();
-    // Global modes: tuples of local modes, the last group counting fastest,
-    // so mode 0 is the initial state's; at most max_modes of them.
-    const std::size_t n = groups.size();
-    double product = 1;
-    for (const LocalExploration& l : local) {
-        product *= static_cast<double>(l.mode_state.size());
-        set.complete = set.complete && l.complete;
-    }
-    const std::size_t count = product > static_cast<double>(limits_.max_modes)
-                                  ? limits_.max_modes
-                                  : static_cast<std::size_t>(product);
-    if (count < product) set.complete = false;
-    std::vector<std::size_t> stride(n, 1);
-    for (std::size_t g = n - 1; g > 0; --g) stride[g - 1] = stride[g] * local[g].mode_state.size();
-    auto tuple_of = [&](std::size_t index) {
-        std::vector<int> t(n);
-        for (std::size_t g = 0; g < n; ++g) t[g] = static_cast<int>((index / stride[g]) % local[g].mode_state.size());
-        return t;
-    };
-    Progress progress("modes", count, limits_.progress && Progress::stderr_is_terminal());
-    std::vector<int> mode_at(count);  // tuple index -> mode index
-    for (std::size_t i = 0; i < count; ++i) {
-        const std::vector<int> t = tuple_of(i);
-        State s = init;
-        for (std::size_t g = 0; g < n; ++g) {
-            const State& part = local[g].mode_state[static_cast<std::size_t>(t[g])];
-            for (std::size_t k : groups[g].relations) s.relations[k] = part.relations[k];
-            for (int v : groups[g].variables)
-                s.discrete[static_cast<std::size_t>(v)] = part.discrete[static_cast<std::size_t>(v)];
-        }
-        mode_at[i] = mode_of(s);
-        progress.advance();
-    }
-    progress.finish();
-    std::vector<std::vector<std::vector<int>>> edges_from(n);  // group -> local mode -> edges
-    for (std::size_t g = 0; g < n; ++g) {
-        edges_from[g].resize(local[g].mode_state.size());
-        for (std::size_t e = 0; e < local[g].edges.size(); ++e)
-            edges_from[g][static_cast<std::size_t>(local[g].edges[e].from)].push_back(static_cast<int>(e));
-    }
-    for (std::size_t i = 0; i < count; ++i) {
-        const std::vector<int> t = tuple_of(i);
-        for (std::size_t g = 0; g < n; ++g)
-            for (int e : edges_from[g][static_cast<std::size_t>(t[g])]) {
-                const LocalExploration::Edge& edge = local[g].edges[static_cast<std::size_t>(e)];
-                const std::size_t j = i + (static_cast<std::size_t>(edge.to) - static_cast<std::size_t>(t[g])) * stride[g];
-                if (j >= count) continue;
-                // As in the exploration of the whole state: a guard that is
-                // an equation of the source mode never crosses.
-                const int from = mode_at[i], to = mode_at[j];
-                if (guard_is_equation(set.modes[static_cast<std::size_t>(from)], edge.tr.guard)) continue;
-                Transition tr = edge.tr;
-                tr.from = from;
-                tr.to = to;
-                set.transitions.push_back(std::move(tr));
-            }
-    }
-    return true;
-}
-
 State Explorer::after_assignments(const FlatWhen& fw, const State& s) const {
     State t = s;
     for (const WhenAction& a : fw.actions) {
@@ -1412,7 +1037,7 @@ ModeSet Explorer::run() {
     return set;
 }
 
-}  // namespace
+}  // namespace modes_detail
 
 std::size_t ModeSet::long_mode_count() const {
     std::size_t n = 0;
@@ -1428,7 +1053,7 @@ double ModeSet::global_mode_count() const {
 }
 
 ModeSet enumerate_modes(const FlatModel& flat, DiagnosticSink& sink, const ModeLimits& limits) {
-    ModeSet modes = Explorer(flat, sink, limits).run();
+    ModeSet modes = modes_detail::Explorer(flat, sink, limits).run();
     add_coinciding_transitions(flat, modes, modes.simultaneous_notes);
     return modes;
 }
@@ -1476,7 +1101,7 @@ void dump_modes(const FlatModel& flat, const ModeSet& modes, std::ostream& out) 
     // Several switching clusters: each one's mode variables and local modes
     // (one cluster, the common case, adds nothing to the dump).
     if (modes.clusters.size() > 1) {
-        out << "switching clusters: " << clusters_note(modes) << "\n";
+        out << "switching clusters: " << modes_detail::clusters_note(modes) << "\n";
         for (std::size_t c = 0; c < modes.clusters.size(); ++c) {
             const SwitchingCluster& cl = modes.clusters[c];
             std::string names;
