@@ -20,6 +20,7 @@
 #include "flatten/expression_limits.h"
 #include "flatten/final_modifiers.h"
 #include "flatten/flatten_error.h"
+#include "flatten/builtin_calls.h"
 #include "flatten/flattener_impl.h"
 #include "flatten/function_call.h"
 #include "flatten/function_compiler.h"
@@ -902,34 +903,6 @@ Value Flattener::call_value(const ast::Expr& e, const Ctx& ctx) {
                 fail(rule::flatten_invalid_value, e.range,
                      fmt::format("'{}' has no real value: {} is {}", ast::to_modelica(e), what, canonical(x)));
     };
-    if (fname == "sqrt") domain("the argument of sqrt must not be negative; it", [](const GiNaC::numeric& n) { return !n.is_negative(); });
-    if (fname == "log" || fname == "log10")
-        domain("the argument of log must be positive; it", [](const GiNaC::numeric& n) { return n.is_positive(); });
-    if (fname == "asin" || fname == "acos")
-        domain("the argument must lie in [-1, 1]; it", [](const GiNaC::numeric& n) { return GiNaC::abs(n) <= 1; });
-    if (fname == "sin") return map1([](const ex& x) { return GiNaC::sin(x); });
-    if (fname == "cos") return map1([](const ex& x) { return GiNaC::cos(x); });
-    if (fname == "tan") return map1([](const ex& x) { return GiNaC::tan(x); });
-    if (fname == "asin") return map1([](const ex& x) { return GiNaC::asin(x); });
-    if (fname == "acos") return map1([](const ex& x) { return GiNaC::acos(x); });
-    if (fname == "atan") return map1([](const ex& x) { return GiNaC::atan(x); });
-    if (fname == "sinh") return map1([](const ex& x) { return GiNaC::sinh(x); });
-    if (fname == "cosh") return map1([](const ex& x) { return GiNaC::cosh(x); });
-    if (fname == "tanh") return map1([](const ex& x) { return GiNaC::tanh(x); });
-    if (fname == "exp") return map1([](const ex& x) { return GiNaC::exp(x); });
-    if (fname == "log") return map1([](const ex& x) { return GiNaC::log(x); });
-    if (fname == "log10") return map1([](const ex& x) { return GiNaC::log(x) / GiNaC::log(GiNaC::ex(10)); });
-    if (fname == "sqrt") return map1([](const ex& x) { return GiNaC::sqrt(x); });
-    if (fname == "abs") return map1([](const ex& x) { return ma_abs(x); });
-    if (fname == "sign") return map1([](const ex& x) { return ma_sign(x); });
-    if (fname == "floor") return map1([](const ex& x) { return ma_floor(x); });
-    if (fname == "ceil") return map1([](const ex& x) { return ma_ceil(x); });
-    if (fname == "integer") return map1([](const ex& x) { return ma_floor(x); });
-    if (fname == "Integer") {
-        // Integer(e) of an enumeration value: its position, the value it already has here.
-        nargs(1, 1);
-        return value(arg(0), ctx);
-    }
     auto two = [&](const std::function<ex(const ex&, const ex&)>& f) {
         nargs(2, 2);
         Value a = value(arg(0), ctx), b = value(arg(1), ctx);
@@ -938,6 +911,17 @@ Value Flattener::call_value(const ast::Expr& e, const Ctx& ctx) {
         if (!ok) fail(rule::flatten_type_mismatch, e.range, fmt::format("arguments of {}() differ in shape", fname));
         return r;
     };
+    // The elementwise functions: one table (builtin_calls.h).
+    if (const ElementwiseBuiltin* b = elementwise_builtin(fname)) {
+        if (b->arity == 2) return two(b->binary);
+        if (b->in_domain) domain(b->domain_text, b->in_domain);
+        return map1(b->unary);
+    }
+    if (fname == "Integer") {
+        // Integer(e) of an enumeration value: its position, the value it already has here.
+        nargs(1, 1);
+        return value(arg(0), ctx);
+    }
     if (fname == "semiLinear") {
         // semiLinear(x, k+, k-) = if x >= 0 then k+ x else k- x (Modelica 3.6,
         // 3.7.2), written as (k+ + k-)/2 x + (k+ - k-)/2 abs(x): equal for
@@ -959,10 +943,6 @@ Value Flattener::call_value(const ast::Expr& e, const Ctx& ctx) {
         if (!all_ok) fail(rule::flatten_type_mismatch, e.range, "arguments of semiLinear() differ in shape");
         return r;
     }
-    if (fname == "atan2") return two([](const ex& y, const ex& x) { return GiNaC::atan2(y, x); });
-    if (fname == "div") return two([](const ex& a, const ex& b) { return ma_div(a, b); });
-    if (fname == "mod") return two([](const ex& a, const ex& b) { return ma_mod(a, b); });
-    if (fname == "rem") return two([](const ex& a, const ex& b) { return ma_rem(a, b); });
     if (fname == "min" || fname == "max") {
         bool is_min = fname == "min";
         if (e.args.size() == 1) {
