@@ -265,10 +265,57 @@ std::optional<RescalingResult> zero_offsets(const ModeChangeArray& a, const std:
     return r;
 }
 
+namespace {
+
+// What the rescaling problem of an array is, with the variables by their
+// position: the dependent flags, each matched row's monomials and
+// non-polynomial atoms, the matching, the restart variables. Two arrays with
+// the same content (the transitions of identical switching cells) have the
+// same constraints up to the variables' names.
+std::string problem_content(const ModeChangeArray& a, const std::vector<int>& restart_variables, bool nonlinear_finite) {
+    std::string key = fmt::format("{}|{}|", a.variables.size(), nonlinear_finite ? 1 : 0);
+    for (bool d : a.dependent) key += d ? '1' : '0';
+    key += '|';
+    for (int j : restart_variables) key += fmt::format("{},", j);
+    for (const auto& [ei, xj] : a.matching) {
+        std::vector<int> atoms;
+        key += fmt::format("|{}>{}:", ei, xj);
+        // The monomials sorted: GiNaC's term order varies between arrays.
+        std::vector<std::string> terms;
+        for (const Monomial& m : monomials_of(a, a.equations[static_cast<std::size_t>(ei)].residual, atoms)) {
+            std::string t = fmt::format("e{}", m.eps_power);
+            for (const auto& [j, p] : m.powers) t += fmt::format("x{}^{}", j, p);
+            terms.push_back(std::move(t));
+        }
+        std::sort(terms.begin(), terms.end());
+        std::sort(atoms.begin(), atoms.end());
+        for (const std::string& t : terms) key += t + ';';
+        for (int j : atoms) key += fmt::format("a{}", j);
+    }
+    return key;
+}
+
+}  // namespace
+
 RescalingResult solve_rescaling(const ModeChangeArray& a, const std::vector<int>& restart_variables,
                                 bool nonlinear_finite, const Z3Limits& limits, bool zero_shortcut) {
     if (zero_shortcut)
         if (std::optional<RescalingResult> zero = zero_offsets(a, restart_variables, nonlinear_finite)) return *zero;
+    // Solved problems by content: identical cells ask Z3 once. Only answers
+    // that name no variable are kept (solved, checked): an unsat core names
+    // this array's variables.
+    thread_local std::map<std::string, RescalingResult> solved_by_content;
+    const std::string content = zero_shortcut ? problem_content(a, restart_variables, nonlinear_finite) : std::string();
+    if (zero_shortcut)
+        if (auto it = solved_by_content.find(content); it != solved_by_content.end()) return it->second;
+    RescalingResult r = solve_rescaling_with_z3(a, restart_variables, nonlinear_finite, limits);
+    if (zero_shortcut && r.solved && !r.recheck_failure && r.nonlinear.empty() && r.core.empty())
+        solved_by_content.emplace(content, r);
+    return r;
+}
+
+RescalingResult solve_rescaling_with_z3(const ModeChangeArray& a, const std::vector<int>& restart_variables,
+                                        bool nonlinear_finite, const Z3Limits& limits) {
     RescalingResult r;
     MODEAUDIT_ASSERT(a.matched, "rescaling of an array without a matching");
     // One Z3 context per thread: creating a context costs far more than

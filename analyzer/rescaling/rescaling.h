@@ -95,10 +95,16 @@ bool has_dependent_powers(const ModeChangeArray& a);
 // Offsets are natural numbers, so when all offsets 0 satisfy every
 // constraint (no variable impulsive: most mode changes) they are the least
 // solution, over the integers and the rationals alike; that is checked by
-// our own evaluation (zero_offsets) and Z3 is asked only otherwise.
+// our own evaluation (zero_offsets) and Z3 is asked only otherwise. A
+// problem solved before with the same content (the variables by position:
+// identical switching cells) takes that answer, which names no variable.
 // `zero_shortcut` false always asks Z3 (the differential test of the two).
 RescalingResult solve_rescaling(const ModeChangeArray& a, const std::vector<int>& restart_variables,
                                 bool nonlinear_finite = true, const Z3Limits& limits = {}, bool zero_shortcut = true);
+
+// Z3 alone (no shortcut, no cache of solved problems by content).
+RescalingResult solve_rescaling_with_z3(const ModeChangeArray& a, const std::vector<int>& restart_variables,
+                                        bool nonlinear_finite = true, const Z3Limits& limits = {});
 
 // The solved result with every offset 0 when those satisfy every
 // constraint of the array; nullopt otherwise.
