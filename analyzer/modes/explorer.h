@@ -159,6 +159,10 @@ private:
     // The atomic relations each relation as written was registered as (one
     // per selection of the if-expressions in its sides).
     std::map<const Condition*, std::vector<int>> registered_as_;
+    // State s with relation k crossed, before the event iteration: relations
+    // on the same function that complement it cross with it where no
+    // valuation lies between; none when the valuation holds at no point.
+    std::optional<State> cross(const State& s, std::size_t k);
     using Visit = std::function<void(const State& t, Transition tr, bool has_resets)>;
     void successors(const State& s, const std::vector<std::size_t>& relations, const std::vector<std::size_t>& whens,
                     const Visit& visit);

@@ -623,10 +623,9 @@ std::size_t Explorer::explore_cluster(const State& init, const std::vector<std::
         for (std::size_t k : relations) {
             const bool now = s.relations[k] != 0;
             if (!relation_crossing(k, !now)) continue;
-            State t = s;
-            t.relations[k] = now ? 0 : 1;
-            if (!consistency_->possible(t.relations) || !settle_silently(t, s)) continue;
-            visit(t);
+            std::optional<State> t = cross(s, k);
+            if (!t || !settle_silently(*t, s)) continue;
+            visit(*t);
         }
         for (const LocalWhen& lw : whens) {
             const FlatWhen& fw = flat_.whens[lw.when];
@@ -643,6 +642,42 @@ std::size_t Explorer::explore_cluster(const State& init, const std::vector<std::
     return local.size();
 }
 
+// State s with relation k crossed (relations only; not yet settled), or
+// none when that valuation holds at no point.
+std::optional<State> Explorer::cross(const State& s, std::size_t k) {
+    const bool now = s.relations[k] != 0;
+    State t = s;
+    t.relations[k] = now ? 0 : 1;
+    // Relations on the same function that complement each other (x <
+    // 0.5 and x >= 0.5 written in two places) cross at the same
+    // instant: where the flip alone is no possible valuation, they take
+    // their values past the crossing too (a pair such as v > 0 and
+    // v < 0, both false at v = 0, keeps single flips: whether the other
+    // follows depends on the flow after the event).
+    if (!consistency_->possible(t.relations)) {
+        State joint = t;
+        bool between = false;  // a valuation with j flipped alone holds: the crossings are apart
+        for (const auto& [j, factor] : same_function(k)) {
+            const Condition& cj = *logic_.relations()[j];
+            const Condition& ck = *logic_.relations()[k];
+            const bool k_greater = ck.op == Condition::RelOp::Gt || ck.op == Condition::RelOp::Ge;
+            const int past = (k_greater == !now) ? 1 : -1;  // sign of k's lhs - rhs past the crossing
+            const bool j_greater = cj.op == Condition::RelOp::Gt || cj.op == Condition::RelOp::Ge;
+            const bool j_less = cj.op == Condition::RelOp::Lt || cj.op == Condition::RelOp::Le;
+            if (!j_greater && !j_less) continue;
+            const std::int64_t value = ((factor * past > 0) == j_greater) ? 1 : 0;
+            if (value == s.relations[j]) continue;
+            std::vector<std::int64_t> alone = s.relations;
+            alone[j] = value;
+            between = between || consistency_->possible(alone);
+            joint.relations[j] = value;
+        }
+        if (!between) t = std::move(joint);
+    }
+    if (!consistency_->possible(t.relations)) return std::nullopt;
+    return t;
+}
+
 // The transitions out of state s through the crossings of `relations`
 // and the when-guards `whens` (indices into when_guards_), in that order:
 // visit(t, transition, has_resets) for each, t the settled target state.
@@ -656,35 +691,10 @@ void Explorer::successors(const State& s, const std::vector<std::size_t>& relati
         bool now = s.relations[k] != 0;
         const std::optional<Transition>& crossing = relation_crossing(k, !now);
         if (!crossing) continue;
-        State t = s;
-        t.relations[k] = now ? 0 : 1;
-        // Relations on the same function that complement each other (x <
-        // 0.5 and x >= 0.5 written in two places) cross at the same
-        // instant: where the flip alone is no possible valuation, they take
-        // their values past the crossing too (a pair such as v > 0 and
-        // v < 0, both false at v = 0, keeps single flips: whether the other
-        // follows depends on the flow after the event).
-        if (!consistency_->possible(t.relations)) {
-            State joint = t;
-            bool between = false;  // a valuation with j flipped alone holds: the crossings are apart
-            for (const auto& [j, factor] : same_function(k)) {
-                const Condition& cj = *logic_.relations()[j];
-                const Condition& ck = *logic_.relations()[k];
-                const bool k_greater = ck.op == Condition::RelOp::Gt || ck.op == Condition::RelOp::Ge;
-                const int past = (k_greater == !now) ? 1 : -1;  // sign of k's lhs - rhs past the crossing
-                const bool j_greater = cj.op == Condition::RelOp::Gt || cj.op == Condition::RelOp::Ge;
-                const bool j_less = cj.op == Condition::RelOp::Lt || cj.op == Condition::RelOp::Le;
-                if (!j_greater && !j_less) continue;
-                const std::int64_t value = ((factor * past > 0) == j_greater) ? 1 : 0;
-                if (value == s.relations[j]) continue;
-                std::vector<std::int64_t> alone = s.relations;
-                alone[j] = value;
-                between = between || consistency_->possible(alone);
-                joint.relations[j] = value;
-            }
-            if (!between) t = std::move(joint);
-        }
-        if (!consistency_->possible(t.relations) || !settle(t, s)) continue;
+        std::optional<State> crossed = cross(s, k);
+        if (!crossed) continue;
+        State& t = *crossed;
+        if (!settle(t, s)) continue;
         visit(t, *crossing, false);
     }
     // (b) when-clauses.
@@ -832,10 +842,6 @@ ModeSet Explorer::run() {
         for (const WhenAction& a : w.actions) mark(a.value);
     for (std::size_t k = 0; k < flat_.conditions.size(); ++k)
         collect(flat_.conditions[k], vars, selects[k] || !in_definition[k]);
-    // Discrete variables that decide the modes: the mode variables, what
-    // their definitions read, and what their when-assignments read, to a
-    // fixed point. Others (an event counter, a sampled value) do not split
-    // modes and are left out of the explored state.
     // A discrete variable defined by an equation over relations of
     // continuous quantities changes when they cross, at events of its own,
     // even where it selects no equation (an output `b = time >= 0.5`): it
@@ -857,6 +863,10 @@ ModeSet Explorer::run() {
     for (const IntegerDefinition& d : flat_.integer_definitions)
         if (!vars.count(d.variable) && !asserted.count(d.variable) && reads_continuous_relation(d.value, 0))
             collect_variable(d.variable, vars);
+    // Discrete variables that decide the modes: the mode variables, what
+    // their definitions read, and what their when-assignments read, to a
+    // fixed point. Others (an event counter, a sampled value) do not split
+    // modes and are left out of the explored state.
     relevant_ = vars;
     for (bool grew = true; grew;) {
         grew = false;
