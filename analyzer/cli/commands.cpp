@@ -661,31 +661,33 @@ Json simulation_to_json(const PipelineState& state, double stop_time) {
     // instant) lists them in "steps", and the entry's from/before are the
     // first step's, its to/after the last one's.
     std::vector<Json> steps(r.events.size());
+    std::vector<const EventVerification*> check_of(r.events.size(), nullptr);  // by event
+    for (const EventVerification& ev : simulated_event_checks(state))
+        if (ev.event < check_of.size()) check_of[ev.event] = &ev;
     for (std::size_t k = 0; k < r.events.size(); ++k) {
         const EventRecord& e = r.events[k];
         Json je = {{"time", e.time}, {"from", e.from_id}, {"to", e.to_id}, {"verdict", e.verdict},
                    {"guards", e.guards}, {"before", values_to_json(e.before)}, {"after", values_to_json(e.after)},
                    {"message", e.message}};
         if (!e.impulses.empty()) je["impulses"] = values_to_json(e.impulses);
-        if (state.verification)
-            for (const EventVerification& ev : state.verification->events) {
-                if (ev.event != k) continue;
-                Json invs = Json::array(), adm = Json::array(), ranges = Json::array();
-                for (const EventJump& jj : ev.jumps)
-                    invs.push_back({{"name", jj.invariant}, {"kind", jj.kind}, {"before", jj.before}, {"after", jj.after},
-                                    {"jump", jj.jump}, {"status", std::string(check_status_name(jj.status))}});
-                for (const EventAdmissibility& a : ev.admissibility)
-                    adm.push_back({{"condition", a.condition}, {"value", a.value},
-                                   {"status", std::string(check_status_name(a.status))}});
-                for (const ImpulseRange& ir : ev.ranges)
-                    ranges.push_back({{"impulse", ir.impulse}, {"low", ir.low}, {"high", ir.high},
-                                      {"low_mode", ir.low_mode}, {"high_mode", ir.high_mode}});
-                Json jv = {{"invariants", invs}, {"admissibility", adm}};
-                if (!ev.alternatives.empty()) jv["admissible_instead"] = ev.alternatives;
-                if (!ranges.empty()) jv["impulse_ranges"] = ranges;
-                if (ev.missing_impact_law) jv["missing_impact_law"] = ev.missing_note;
-                je["verification"] = jv;
-            }
+        if (const EventVerification* found = check_of[k]) {
+            const EventVerification& ev = *found;
+            Json invs = Json::array(), adm = Json::array(), ranges = Json::array();
+            for (const EventJump& jj : ev.jumps)
+                invs.push_back({{"name", jj.invariant}, {"kind", jj.kind}, {"before", jj.before}, {"after", jj.after},
+                                {"jump", jj.jump}, {"status", std::string(check_status_name(jj.status))}});
+            for (const EventAdmissibility& a : ev.admissibility)
+                adm.push_back({{"condition", a.condition}, {"value", a.value},
+                               {"status", std::string(check_status_name(a.status))}});
+            for (const ImpulseRange& ir : ev.ranges)
+                ranges.push_back({{"impulse", ir.impulse}, {"low", ir.low}, {"high", ir.high},
+                                  {"low_mode", ir.low_mode}, {"high_mode", ir.high_mode}});
+            Json jv = {{"invariants", invs}, {"admissibility", adm}};
+            if (!ev.alternatives.empty()) jv["admissible_instead"] = ev.alternatives;
+            if (!ranges.empty()) jv["impulse_ranges"] = ranges;
+            if (ev.missing_impact_law) jv["missing_impact_law"] = ev.missing_note;
+            je["verification"] = jv;
+        }
         steps[k] = std::move(je);
     }
     Json events = Json::array();
@@ -757,18 +759,29 @@ std::string csv_field(const std::string& name) {
 }
 
 // The trajectories as CSV: time, then the states that every segment has
-// (in the first segment's order), so that each row is complete.
+// (in the first segment's order), so that each row is complete. A model
+// simulated in independent parts (simulation/composition.h): each part's
+// such states in turn, and its samples (rows ordered by part, then time)
+// give its own columns, "nan" in the other parts' (sampled at other times).
 // `extra` (the report's): further columns, one value per sample ("nan"
 // where a quantity is not defined).
 std::string trajectories_csv(const SimulationResult& r, const SampledQuantities* extra = nullptr) {
     std::vector<std::string> names;
-    if (!r.segments.empty())
-        for (const std::string& n : r.segments.front().state_names) {
+    for (std::size_t first = 0; first < r.segments.size();) {
+        const int part = r.segments[first].part;
+        std::size_t end = first;
+        while (end < r.segments.size() && r.segments[end].part == part) ++end;
+        for (const std::string& n : r.segments[first].state_names) {
             bool everywhere = true;
-            for (const SegmentRecord& sg : r.segments)
-                everywhere = everywhere && std::find(sg.state_names.begin(), sg.state_names.end(), n) != sg.state_names.end();
+            for (std::size_t k = first; k < end; ++k)
+                everywhere = everywhere && std::find(r.segments[k].state_names.begin(), r.segments[k].state_names.end(),
+                                                     n) != r.segments[k].state_names.end();
             if (everywhere) names.push_back(n);
         }
+        first = end;
+    }
+    std::map<std::string, std::size_t> column;  // of each name
+    for (std::size_t k = 0; k < names.size(); ++k) column.emplace(names[k], k);
     std::string out = "time";
     for (const std::string& n : names) out += "," + csv_field(n);
     if (extra)
@@ -777,11 +790,10 @@ std::string trajectories_csv(const SimulationResult& r, const SampledQuantities*
     for (std::size_t i = 0; i < r.samples.size(); ++i) {
         const Sample& s = r.samples[i];
         const SegmentRecord& sg = r.segments[s.segment];
-        std::vector<std::string> row(names.size());
-        for (std::size_t k = 0; k < sg.state_names.size() && k < s.states.size(); ++k) {
-            auto it = std::find(names.begin(), names.end(), sg.state_names[k]);
-            if (it != names.end()) row[static_cast<std::size_t>(it - names.begin())] = fmt::format("{:.17g}", s.states[k]);
-        }
+        std::vector<std::string> row(names.size(), "nan");
+        for (std::size_t k = 0; k < sg.state_names.size() && k < s.states.size(); ++k)
+            if (auto it = column.find(sg.state_names[k]); it != column.end())
+                row[it->second] = fmt::format("{:.17g}", s.states[k]);
         out += fmt::format("{:.17g}", s.time);
         for (const std::string& v : row) out += "," + v;
         if (extra && i < extra->rows.size())
@@ -796,9 +808,9 @@ std::string simulation_text(const PipelineState& state) {
     const Stage* st = find_stage("simulation");
     st->dump(state, out);
     for (const auto& [name, v] : state.simulation->final_values) out << fmt::format("  final {} = {:.12g}\n", name, v);
-    if (state.verification && !state.verification->events.empty()) {
+    if (!simulated_event_checks(state).empty()) {
         VerificationResult events_only;
-        events_only.events = state.verification->events;
+        events_only.events = simulated_event_checks(state);
         dump_verification(*state.flat, *state.modes, events_only, out);
     }
     return out.str();
@@ -872,8 +884,10 @@ int run_report(const ReportArgs& args) {
         input.simulation = simulation_to_json(state, state.flat->stop_time.value_or(1.0));
         // Beside the states, the report plots what the samples give: solved
         // variables, guards, assert margins, the constraint residual.
-        const SampledQuantities extra =
-            sample_quantities(*state.flat, *state.modes, *state.structure, *state.simulation);
+        // (Not for a model simulated in parts: no global mode to evaluate in.)
+        const SampledQuantities extra = state.structure ? sample_quantities(*state.flat, *state.modes,
+                                                                            *state.structure, *state.simulation)
+                                                        : SampledQuantities{};
         if (!extra.descriptions.empty()) {
             Json described = Json::object();
             for (const auto& [column, what] : extra.descriptions) described[column] = what;

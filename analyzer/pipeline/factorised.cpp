@@ -1,7 +1,13 @@
 #include "pipeline/factorised.h"
 
+#include <chrono>
+
+#include <fmt/format.h>
+
 #include "modes/model_partition.h"
+#include "pipeline/simulation_run.h"
 #include "rule_checks.h"
+#include "simulation/composition.h"
 
 namespace modeaudit {
 
@@ -38,6 +44,94 @@ bool factorise(PipelineState& s, const RunOptions& o) {
     s.modes = std::move(summary);
     s.parts = std::move(parts);
     return true;
+}
+
+void simulate_parts(PipelineState& s, const RunOptions& o) {
+    const double stop = o.simulation.stop_time.value_or(s.flat->stop_time.value_or(1.0));
+    const auto started = std::chrono::steady_clock::now();
+    auto wall_left = [&] {
+        return o.simulation.max_wall_seconds -
+               std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    };
+    std::vector<std::string> refused;
+    if (o.simulation.start_mode != 0)
+        refused.push_back("a start mode names a global mode, and a model simulated in parts has none");
+    // Initial values go to the part that has the variable.
+    std::map<std::string, double> unplaced = o.simulation.initial_values;
+    std::vector<std::unique_ptr<AnalysisSimulation>> runs;
+    for (auto& part : s.parts) {
+        runs.push_back(std::make_unique<AnalysisSimulation>(*part, o));
+        std::map<std::string, double>& given = runs.back()->options().initial_values;
+        given.clear();
+        for (const auto& [name, v] : o.simulation.initial_values)
+            if (part->flat->find_variable(name) >= 0) {
+                given[name] = v;
+                unplaced.erase(name);
+            }
+    }
+    for (const auto& [name, v] : unplaced)
+        refused.push_back(fmt::format("an initial value is given for '{}', which is no variable of the model", name));
+    if (!refused.empty()) {
+        auto r = std::make_unique<SimulationResult>();
+        r->messages = refused;
+        s.simulation = std::move(r);
+        return;
+    }
+
+    // The reference runs. The whole run ends where the first part ends
+    // early; a resource limit ends it at once (the parts after it are not
+    // simulated, and the composed run says so).
+    double end = stop;
+    std::size_t events = 0, simulated = 0;
+    for (std::size_t k = 0; k < runs.size(); ++k) {
+        const double wall = wall_left();
+        runs[k]->reference(end, wall, o.simulation.max_events > events ? o.simulation.max_events - events : 0);
+        ++simulated;
+        const SimulationResult& r = *s.parts[k]->simulation;
+        events += r.events.size();
+        if (!r.limit.empty()) break;
+        if (r.stopped_because != StopReason::StopTime && r.end_time < end) end = r.end_time;
+    }
+    const bool limited = !s.parts[simulated - 1]->simulation->limit.empty();
+    if (!limited)
+        for (std::size_t k = 0; k < simulated; ++k)
+            if (s.parts[k]->simulation->end_time > end)  // ran past the end of a later part
+                runs[k]->reference(end, std::max(wall_left(), 0.0), o.simulation.max_events);
+
+    // The reruns at tighter tolerances, the rules and the event verification.
+    std::vector<ToleranceComparison> comparisons;
+    for (std::size_t k = 0; k < simulated; ++k) {
+        const double wall = wall_left();
+        if (o.sensitivity && !limited && wall > 0) runs[k]->sensitivity(wall);
+        if (s.parts[k]->sensitivity.ran) comparisons.push_back(s.parts[k]->sensitivity);
+        runs[k]->check(runs[k]->requested_stop(), s.sink);
+    }
+
+    std::vector<const SimulationResult*> results;
+    for (std::size_t k = 0; k < simulated; ++k) results.push_back(s.parts[k]->simulation.get());
+    ComposedSimulation composed = compose_simulations(results);
+    if (simulated < runs.size())
+        composed.result.messages.push_back(fmt::format(
+            "{} of the {} independent parts were not simulated: the run stopped at the {} limit in part {}",
+            runs.size() - simulated, runs.size(), composed.result.limit, simulated));
+    s.simulation = std::make_unique<SimulationResult>(std::move(composed.result));
+    if (comparisons.size() == simulated) {
+        static_cast<ToleranceComparison&>(s.sensitivity) = compose_comparisons(comparisons);
+        s.sensitivity.ran = true;
+        s.sensitivity.rtol = s.parts.front()->sensitivity.rtol;
+    }
+    // The parts' event verifications, numbered by the composed events.
+    for (std::size_t e = 0; e < composed.event_origin.size(); ++e) {
+        const auto [part, index] = composed.event_origin[e];
+        const VerificationResult* v = s.parts[part]->verification.get();
+        if (!v) continue;
+        for (const EventVerification& ev : v->events)
+            if (ev.event == index) {
+                s.composed_event_checks.push_back(ev);
+                s.composed_event_checks.back().event = e;
+                s.composed_event_checks.back().transition = -1;  // the part's own index
+            }
+    }
 }
 
 }  // namespace modeaudit

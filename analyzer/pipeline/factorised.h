@@ -23,4 +23,12 @@ namespace modeaudit {
 // analysed whole, as a model with one part is).
 bool factorise(PipelineState& s, const RunOptions& o);
 
+// The simulation stage of a factorised model: each part simulated alone to
+// the model's stop time (the parts share the wall-time and event limits),
+// the parts that ran past an earlier part's early end run again to that
+// end, then each part's sensitivity rerun, rules and event verification;
+// the runs composed into s.simulation, s.sensitivity and
+// s.composed_event_checks (simulation/composition.h).
+void simulate_parts(PipelineState& s, const RunOptions& o);
+
 }  // namespace modeaudit

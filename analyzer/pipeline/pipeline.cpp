@@ -12,7 +12,7 @@
 #include "pipeline/factorised.h"
 #include "flatten/expression_limits.h"
 #include "parse/ast_print.h"
-#include "simulation/derived_restart.h"
+#include "pipeline/simulation_run.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -139,53 +139,19 @@ void dump_verification_stage(const PipelineState& s, std::ostream& out) {
 
 StageOutcome run_simulation(PipelineState& s, const RunOptions& o) {
     if (!s.parts.empty()) {
-        s.sink.report(rule::modes_limit_reached, s.flat->range,
-                      fmt::format("the simulation of a model analysed in independent parts is not supported yet: "
-                                  "its {} switching parts combine to {:.4g} global modes, more than the {} of "
-                                  "--max-modes",
-                                  s.modes->clusters.size(), s.modes->global_mode_count(), o.modes.max_modes),
-                      {"raise --max-modes to simulate the model whole"});
-        return StageOutcome::InputError;
+        simulate_parts(s, o);
+        return StageOutcome::Ok;
     }
-    try {
-        RestartFunction restart = derived_restart(*s.structure, *s.restarts, o.mode_change, o.z3);
-        CompiledModes compiled;  // both runs share the compiled modes
-        const auto started = std::chrono::steady_clock::now();
-        s.simulation = std::make_unique<SimulationResult>(
-            simulate(*s.flat, *s.modes, *s.structure, o.simulation, restart, &compiled));
-        // The wall-time limit holds for both runs together: the comparison
-        // run gets what is left, and none after a run stopped by a limit.
-        const double left = o.simulation.max_wall_seconds -
-                            std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-        if (o.sensitivity && s.simulation->limit.empty() && left > 0) {
-            SimulationOptions tight = o.simulation;
-            tight.rtol /= 10;
-            tight.atol /= 10;
-            tight.record_steps = false;
-            tight.max_wall_seconds = left;
-            const SimulationResult fine = simulate(*s.flat, *s.modes, *s.structure, tight, restart, &compiled);
-            if (!fine.limit.empty()) {
-                s.simulation->messages.push_back(fmt::format(
-                    "the sensitivity run (rtol {:g}) stopped at the {} limit; no comparison is made", tight.rtol,
-                    fine.limit));
-            } else {
-                static_cast<ToleranceComparison&>(s.sensitivity) = compare_tolerances(*s.simulation, fine);
-                s.sensitivity.ran = true;
-                s.sensitivity.rtol = tight.rtol;
-            }
-        }
-    } catch (const std::invalid_argument& e) {
-        auto r = std::make_unique<SimulationResult>();
-        r->messages.push_back(e.what());
-        s.simulation = std::move(r);
-    }
-    run_simulation_checks(*s.flat, *s.simulation, o.simulation.stop_time.value_or(s.flat->stop_time.value_or(1.0)),
-                          s.sensitivity.ran ? &s.sensitivity : nullptr, o.simulation.rtol, s.sink);
-    // The verification's event part: every simulated event at its left limits.
-    if (s.verification) {
-        verify_events(*s.flat, *s.modes, *s.structure, *s.restarts, *s.simulation, *s.verification);
-        run_verification_checks(*s.flat, *s.modes, *s.verification, VerificationPhase::Events, s.sink);
-    }
+    const double stop = o.simulation.stop_time.value_or(s.flat->stop_time.value_or(1.0));
+    AnalysisSimulation run(s, o);
+    const auto started = std::chrono::steady_clock::now();
+    run.reference(stop, o.simulation.max_wall_seconds, o.simulation.max_events);
+    // The wall-time limit holds for both runs together: the comparison run
+    // gets what is left, and none after a run stopped by a limit.
+    const double left = o.simulation.max_wall_seconds -
+                        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    if (o.sensitivity && s.simulation->limit.empty() && left > 0) run.sensitivity(left);
+    run.check(stop, s.sink);
     return StageOutcome::Ok;
 }
 void dump_simulation_stage(const PipelineState& s, std::ostream& out) {
@@ -247,6 +213,12 @@ constexpr std::array kStages{
 }  // namespace
 
 std::span<const Stage> stages() { return kStages; }
+
+const std::vector<EventVerification>& simulated_event_checks(const PipelineState& s) {
+    static const std::vector<EventVerification> none;
+    if (!s.parts.empty()) return s.composed_event_checks;
+    return s.verification ? s.verification->events : none;
+}
 
 const Stage* find_stage(std::string_view name) {
     for (const Stage& st : kStages)

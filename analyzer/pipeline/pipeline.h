@@ -81,7 +81,16 @@ struct PipelineState {
     // the later stages' results above stay empty. Empty: the model is
     // analysed whole.
     std::vector<std::unique_ptr<PipelineState>> parts;
+    // Its simulation (simulation/composition.h): the parts' runs composed
+    // in `simulation` and `sensitivity` above, and the parts' event
+    // verifications here, numbered by the composed events
+    // (simulated_event_checks gives the one list either way).
+    std::vector<EventVerification> composed_event_checks;
 };
+
+// The verification of the simulated events: the model's, or a factorised
+// model's composed from its parts' (empty before the simulation stage).
+const std::vector<EventVerification>& simulated_event_checks(const PipelineState& s);
 
 enum class StageOutcome {
     Ok,              // produced its result

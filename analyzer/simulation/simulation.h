@@ -225,6 +225,9 @@ struct AssertRecord {
 struct SegmentRecord {
     int mode = -1;
     std::string mode_id;
+    // The independent part whose run this segment is (a model simulated in
+    // parts, composition.h); 0 otherwise. `mode` is then the part's own.
+    int part = 0;
     double begin = 0, end = 0;
     // A segment of a mode without states (algebraic_segment.cpp): `steps`
     // counts the output points at which F_DOWN was solved (the segment's
