@@ -76,12 +76,26 @@ std::string prefix_of(const std::string& name) {
 std::vector<std::string> states_of(const Json& check) {
     std::vector<std::string> out;
     std::set<std::string> seen;
-    if (!check.contains("modes") || !check["modes"].is_array()) return out;
-    for (const Json& m : check["modes"]) {
-        if (!m.is_object() || !m.contains("states") || !m["states"].is_array()) continue;
-        for (const Json& s : m["states"])
-            if (s.is_string() && seen.insert(s.get<std::string>()).second)
-                out.push_back(s.get<std::string>());
+    auto add_modes = [&](const Json& modes) {
+        if (!modes.is_array()) return;
+        for (const Json& m : modes) {
+            if (!m.is_object() || !m.contains("states") || !m["states"].is_array()) continue;
+            for (const Json& s : m["states"])
+                if (s.is_string() && seen.insert(s.get<std::string>()).second) out.push_back(s.get<std::string>());
+        }
+    };
+    if (!check.is_object()) return out;
+    if (check.contains("modes")) add_modes(check["modes"]);
+    // A model analysed in independent parts: its clusters' local modes and
+    // those of the part that cannot switch.
+    const Json* clusters = check.contains("switching_clusters") ? &check["switching_clusters"] : nullptr;
+    if (clusters && clusters->is_object()) {
+        if (clusters->contains("clusters") && (*clusters)["clusters"].is_array())
+            for (const Json& c : (*clusters)["clusters"])
+                if (c.is_object() && c.contains("modes")) add_modes(c["modes"]);
+        if (clusters->contains("unswitched") && (*clusters)["unswitched"].is_object() &&
+            (*clusters)["unswitched"].contains("modes"))
+            add_modes((*clusters)["unswitched"]["modes"]);
     }
     return out;
 }
@@ -231,7 +245,16 @@ PlotPlan plan_plots(const std::string& file_base, const Trajectories& data, cons
         std::vector<std::string> state_cols, other_cols;
         for (std::size_t i = 1; i < data.columns.size(); ++i)
             (state_set.count(data.columns[i]) ? state_cols : other_cols).push_back(data.columns[i]);
-        for (auto& c : chunk_by_prefix(state_cols)) chosen.emplace_back("States", c);
+        // At most 8 figures of states (a model of many independent cells has
+        // hundreds); the rest stay in the CSV, counted below the figures.
+        constexpr std::size_t kMaxStateFigures = 8;
+        std::vector<std::vector<std::string>> state_figures = chunk_by_prefix(state_cols);
+        std::size_t states_left_out = 0;
+        for (std::size_t f = 0; f < state_figures.size(); ++f) {
+            if (f < kMaxStateFigures) chosen.emplace_back("States", state_figures[f]);
+            else states_left_out += state_figures[f].size();
+        }
+        if (states_left_out) plan.not_drawn.push_back(fmt::format("{} states", states_left_out));
         // The other columns by what they are (the report's CSV: solved
         // variables, guard(N), margin(N), residual(consistency)).
         std::set<std::string> declared = declared_quantities(check);

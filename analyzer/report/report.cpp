@@ -833,10 +833,16 @@ std::string plots_text(const PlotPlan* plots, const std::string& problem) {
     std::string out;
     if (plots && !plots->figures.empty()) {
         std::string events;
-        if (!plots->event_times.empty()) {
+        // Every event time up to ten; beyond, the first and the last (a
+        // model of 200 switching cells would repeat 200 times per figure).
+        const std::vector<double>& times = plots->event_times;
+        if (!times.empty() && times.size() <= 10) {
             std::vector<std::string> ts;
-            for (double t : plots->event_times) ts.push_back(number_text(t));
+            for (double t : times) ts.push_back(number_text(t));
             events = fmt::format("; dashed vertical lines mark the events at t = {}", md::join(ts));
+        } else if (!times.empty()) {
+            events = fmt::format("; dashed vertical lines mark the {} events, from t = {} to t = {}", times.size(),
+                                 number_text(times.front()), number_text(times.back()));
         }
         for (const PlotFigure& f : plots->figures) {
             out += fmt::format("![{} over time{}]({})\n\n", md::text(f.title), events, f.image);

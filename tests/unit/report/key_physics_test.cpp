@@ -171,5 +171,26 @@ TEST(ReportPlots, ManyGuardsAreCutTheFiredOnesFirst) {
     EXPECT_EQ(p.not_drawn, (std::vector<std::string>{"4 guards"}));
 }
 
+TEST(ReportPlots, AFactorisedModelsStatesAreItsClustersAndAtMostEightFiguresOfThem) {
+    // A model analysed in independent parts: its states are in its
+    // clusters' local modes (the top-level modes are empty); 40 cells of
+    // two states give 20 figures of four, of which 8 are drawn.
+    Json check = Json::parse(R"({"modes": [], "switching_clusters": {"factorised": true, "clusters": [],
+                                  "unswitched": {"modes": [{"states": ["r"]}]}}})");
+    Trajectories t{{"time"}, {}};
+    for (int k = 1; k <= 40; ++k) {
+        const std::string a = "v1[" + std::to_string(k) + "]", b = "v2[" + std::to_string(k) + "]";
+        check["switching_clusters"]["clusters"].push_back({{"modes", Json::array({{{"states", {a, b}}}})}});
+        t.columns.push_back(a);
+        t.columns.push_back(b);
+    }
+    t.columns.push_back("r");
+    PlotPlan p = plan_plots("M", t, check, nullptr, {});
+    ASSERT_EQ(p.figures.size(), 8u);
+    for (const PlotFigure& f : p.figures) EXPECT_EQ(f.title.rfind("States ", 0), 0u) << f.title;
+    EXPECT_EQ(p.figures[0].variables, (std::vector<std::string>{"v1[1]", "v2[1]", "v1[2]", "v2[2]"}));
+    EXPECT_EQ(p.not_drawn, (std::vector<std::string>{"49 states"}));  // 81 states, 32 drawn
+}
+
 }  // namespace
 }  // namespace modeaudit
