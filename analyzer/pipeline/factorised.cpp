@@ -24,7 +24,7 @@ bool factorise(PipelineState& s, const RunOptions& o) {
         product *= static_cast<double>(part->modes->long_mode_count());
         parts.push_back(std::move(part));
     }
-    if (product <= static_cast<double>(o.modes.max_modes)) return false;
+    if (product <= static_cast<double>(std::min(o.modes.max_modes, o.modes.factorise_above))) return false;
     // The summary: a cluster per part with modes of its own.
     auto summary = std::make_unique<ModeSet>();
     for (const auto& part : parts) {

@@ -1,7 +1,7 @@
 // The factorised analysis of models with many switches (issue 20): the
 // model's independent switching parts (modes/model_partition.h) each
-// analysed on its own, when together they have more global modes than the
-// whole model's enumeration allows.
+// analysed on its own, when together they have more global modes than
+// ModeLimits::factorise_above (256) or the whole model's enumeration allows.
 //
 // Part of the pipeline, at the modes stage. The global modes of such a
 // model are the tuples of its parts' modes, and a transition of one part
@@ -16,8 +16,8 @@
 namespace modeaudit {
 
 // Splits the model and enumerates each part's modes. When the product of
-// the parts' modes exceeds o.modes.max_modes (the whole enumeration would
-// stop at its limit), keeps the parts in s.parts (their modes-stage
+// the parts' modes exceeds o.modes.factorise_above or o.modes.max_modes
+// (where the whole enumeration would stop at its limit), keeps the parts in s.parts (their modes-stage
 // findings in s.sink), sets s.modes to the clusters' summary and returns
 // true; otherwise changes nothing and returns false (the model is then
 // analysed whole, as a model with one part is).

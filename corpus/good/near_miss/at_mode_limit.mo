@@ -1,5 +1,7 @@
-// Near miss of modes-limit-reached: twelve independent switches give
-// exactly 2^12 = 4096 modes, the exploration limit, which is not exceeded.
+// Near miss of modes-limit-reached: twelve switches coupled by one assert
+// on their states give exactly 2^12 = 4096 modes in one cluster, the
+// exploration limit, which is not exceeded. (Without the assert they would
+// be twelve independent parts, analysed one by one.)
 // status: good
 model AtModeLimit
   Real x1(start = 1, fixed = true);
@@ -39,6 +41,7 @@ model AtModeLimit
   Real u12;
   Boolean on12(start = true, fixed = true);
 equation
+  assert(x1 + x2 + x3 + x4 + x5 + x6 + x7 + x8 + x9 + x10 + x11 + x12 > -1, "the states stay positive");
   der(x1) = -u1;
   when x1 < 0.5 then
     on1 = false;
