@@ -36,8 +36,10 @@ long value(const Monomial& m, const std::vector<int>& mu) {
 
 }  // namespace
 
-std::vector<Monomial> monomials_of(const ModeChangeArray& a, const GiNaC::ex& residual, std::vector<int>& atoms) {
-    const auto idx = index_by_name(a);
+namespace {
+
+std::vector<Monomial> monomials_with(const ModeChangeArray& a, const std::map<std::string, int>& idx,
+                                     const GiNaC::ex& residual, std::vector<int>& atoms) {
     std::vector<Monomial> out;
     for (const GiNaC::ex& t : terms_of(checked_expand(residual))) {
         std::vector<GiNaC::ex> factors;
@@ -72,6 +74,25 @@ std::vector<Monomial> monomials_of(const ModeChangeArray& a, const GiNaC::ex& re
     return out;
 }
 
+}  // namespace
+
+std::vector<Monomial> monomials_of(const ModeChangeArray& a, const GiNaC::ex& residual, std::vector<int>& atoms) {
+    return monomials_with(a, index_by_name(a), residual, atoms);
+}
+
+std::vector<MatchedRow> matched_rows(const ModeChangeArray& a) {
+    const auto idx = index_by_name(a);
+    std::vector<MatchedRow> rows;
+    for (const auto& [ei, xj] : a.matching) {
+        MatchedRow row;
+        row.equation = ei;
+        row.variable = xj;
+        row.monomials = monomials_with(a, idx, a.equations[static_cast<std::size_t>(ei)].residual, row.atoms);
+        rows.push_back(std::move(row));
+    }
+    return rows;
+}
+
 namespace {
 
 // Z3's memory limit is a global parameter; set it when it changes.
@@ -103,6 +124,7 @@ namespace {
 // The named constraints of the rescaling problem over integer (`real`
 // false) or rational offsets `mu`: (name, formula).
 std::vector<std::pair<std::string, z3::expr>> rescaling_constraints(const ModeChangeArray& a,
+                                                                     const std::vector<MatchedRow>& rows,
                                                                      const std::vector<int>& restart_variables,
                                                                      bool nonlinear_finite, z3::context& ctx,
                                                                      const std::vector<z3::expr>& mu, bool real) {
@@ -121,16 +143,15 @@ std::vector<std::pair<std::string, z3::expr>> rescaling_constraints(const ModeCh
         for (const auto& [j, p] : m.powers) v = v + p * mu[static_cast<std::size_t>(j)];
         return v;
     };
-    for (const auto& [ei, xj] : a.matching) {
-        const ArrayEquation& eq = a.equations[static_cast<std::size_t>(ei)];
-        std::vector<int> atoms;
-        std::vector<Monomial> mons = monomials_of(a, eq.residual, atoms);
-        for (int j : nonlinear_finite ? atoms : std::vector<int>{})
+    for (const MatchedRow& row : rows) {
+        const ArrayEquation& eq = a.equations[static_cast<std::size_t>(row.equation)];
+        const int xj = row.variable;
+        for (int j : nonlinear_finite ? row.atoms : std::vector<int>{})
             named.emplace_back(fmt::format("nonlinear in {}: {} must not be impulsive", eq.name,
                                            a.symbol(a.variables[static_cast<std::size_t>(j)]).get_name()),
                                mu[static_cast<std::size_t>(j)] == 0);
         std::vector<const Monomial*> with, without;
-        for (const Monomial& m : mons) (m.powers.count(xj) ? with : without).push_back(&m);
+        for (const Monomial& m : row.monomials) (m.powers.count(xj) ? with : without).push_back(&m);
         const std::string x = a.symbol(a.variables[static_cast<std::size_t>(xj)]).get_name();
         if (with.empty()) {
             named.emplace_back(fmt::format("{} matched to {} does not contain it", eq.name, x), ctx.bool_val(false));
@@ -171,14 +192,14 @@ std::optional<z3::model> least_offsets(const ModeChangeArray& a, const Z3Limits&
 // The least offsets over the rationals, when some are not integers; the
 // row that forces them: a matched row whose leading monomial holds its
 // matched variable to a power >= 2 (f = lambda^3 -> lambda of order 1/3).
-std::optional<FractionalOffsets> fractional_offsets(const ModeChangeArray& a,
+std::optional<FractionalOffsets> fractional_offsets(const ModeChangeArray& a, const std::vector<MatchedRow>& rows,
                                                     const std::vector<int>& restart_variables,
                                                     bool nonlinear_finite, const Z3Limits& limits,
                                                     z3::context& ctx, const z3::params& params) {
     std::vector<z3::expr> mu;
     for (std::size_t j = 0; j < a.variables.size(); ++j)
         mu.push_back(ctx.real_const(fmt::format("nu[{}]", a.symbol(a.variables[j]).get_name()).c_str()));
-    auto named = rescaling_constraints(a, restart_variables, nonlinear_finite, ctx, mu, /*real=*/true);
+    auto named = rescaling_constraints(a, rows, restart_variables, nonlinear_finite, ctx, mu, /*real=*/true);
     std::optional<z3::model> model = least_offsets(a, limits, ctx, named, mu, /*real=*/true, params);
     if (!model) return std::nullopt;
     FractionalOffsets out;
@@ -198,11 +219,11 @@ std::optional<FractionalOffsets> fractional_offsets(const ModeChangeArray& a,
         for (const auto& [j, p] : m.powers) v += p * out.mu[static_cast<std::size_t>(j)];
         return v;
     };
-    for (const auto& [ei, xj] : a.matching) {
+    for (const MatchedRow& row : rows) {
+        const int xj = row.variable;
         const GiNaC::numeric& q = out.mu[static_cast<std::size_t>(xj)];
         if (q.is_integer()) continue;
-        std::vector<int> atoms;
-        std::vector<Monomial> mons = monomials_of(a, a.equations[static_cast<std::size_t>(ei)].residual, atoms);
+        const std::vector<Monomial>& mons = row.monomials;
         GiNaC::numeric best = rational_value(mons.at(0));
         for (const Monomial& m : mons)
             if (rational_value(m) > best) best = rational_value(m);
@@ -212,7 +233,7 @@ std::optional<FractionalOffsets> fractional_offsets(const ModeChangeArray& a,
                 power = std::max(power, p->second);
         if (out.variable < 0 || (power >= 2 && out.power < 2)) {
             out.variable = xj;
-            out.equation = ei;
+            out.equation = row.equation;
             out.power = power;
         }
     }
@@ -223,108 +244,169 @@ std::optional<FractionalOffsets> fractional_offsets(const ModeChangeArray& a,
 
 long monomial_value(const Monomial& m, const std::vector<int>& mu) { return value(m, mu); }
 
-bool has_dependent_powers(const ModeChangeArray& a) {
-    for (const auto& [ei, xj] : a.matching) {
-        std::vector<int> atoms;
-        for (const Monomial& m : monomials_of(a, a.equations[static_cast<std::size_t>(ei)].residual, atoms)) {
+namespace {
+
+bool dependent_powers_in(const ModeChangeArray& a, const std::vector<MatchedRow>& rows) {
+    for (const MatchedRow& row : rows)
+        for (const Monomial& m : row.monomials) {
             int degree = 0;
             for (const auto& [j, p] : m.powers)
                 if (a.dependent[static_cast<std::size_t>(j)]) degree += p;
             if (degree >= 2) return true;
         }
-        (void)xj;
-    }
     return false;
 }
 
-std::optional<RescalingResult> zero_offsets(const ModeChangeArray& a, const std::vector<int>& restart_variables,
-                                            bool nonlinear_finite) {
-    MODEAUDIT_ASSERT(a.matched, "rescaling of an array without a matching");
-    // At mu = 0 the constraints of rescaling_constraints read: every matched
-    // row contains its variable, and its terms with the variable reach the
-    // largest power of 1/eps of the others (the rest hold at 0 trivially).
-    for (const auto& [ei, xj] : a.matching) {
-        std::vector<int> atoms;
-        long with = 0, without = 0;
-        bool any_with = false, any_without = false;
-        for (const Monomial& m : monomials_of(a, a.equations[static_cast<std::size_t>(ei)].residual, atoms)) {
-            const bool has = m.powers.count(xj) != 0;
-            long& best = has ? with : without;
-            bool& any = has ? any_with : any_without;
-            best = any ? std::max(best, static_cast<long>(m.eps_power)) : m.eps_power;
-            any = true;
-        }
-        if (!any_with || (any_without && with < without)) return std::nullopt;
+std::map<int, int> offsets_of_rows(const std::vector<MatchedRow>& rows, const std::vector<int>& mu) {
+    std::map<int, int> out;
+    for (const MatchedRow& row : rows) {
+        long best = -1000000;
+        for (const Monomial& m : row.monomials) best = std::max(best, value(m, mu));
+        out[row.equation] = static_cast<int>(best);
     }
-    RescalingResult r;
-    r.mu.assign(a.variables.size(), 0);
-    r.mu_equation = equation_offsets(a, r.mu);
-    r.solved = true;
-    r.recheck_failure = check_rescaling(a, restart_variables, r, nonlinear_finite);
-    MODEAUDIT_ASSERT(!r.recheck_failure, "zero offsets pass the shortcut but fail the check: " + r.recheck_failure.value_or(""));
-    return r;
+    return out;
 }
 
-namespace {
+std::optional<std::string> check_rows(const ModeChangeArray& a, const std::vector<MatchedRow>& rows,
+                                      const std::vector<int>& restart_variables, const RescalingResult& r,
+                                      bool nonlinear_finite) {
+    if (r.mu.size() != a.variables.size()) return "wrong number of offsets";
+    for (std::size_t j = 0; j < a.variables.size(); ++j) {
+        if (r.mu[j] < 0) return fmt::format("negative offset for {}", a.symbol(a.variables[j]).get_name());
+        if (!a.dependent[j] && r.mu[j] != 0)
+            return fmt::format("previous-mode data {} given an offset", a.symbol(a.variables[j]).get_name());
+    }
+    for (int j : restart_variables)
+        if (r.mu[static_cast<std::size_t>(j)] != 0)
+            return fmt::format("restart variable {} impulsive", a.symbol(a.variables[static_cast<std::size_t>(j)]).get_name());
+    for (const MatchedRow& row : rows) {
+        for (int j : row.atoms)
+            if (nonlinear_finite && r.mu[static_cast<std::size_t>(j)] != 0)
+                return "an impulsive variable inside a non-polynomial term";
+        long with = -1000000, without = -1000000;
+        for (const Monomial& m : row.monomials) {
+            long& best = m.powers.count(row.variable) ? with : without;
+            best = std::max(best, value(m, r.mu));
+        }
+        if (with < without)
+            return fmt::format("in {} the matched variable's terms do not dominate",
+                               a.equations[static_cast<std::size_t>(row.equation)].name);
+    }
+    return std::nullopt;
+}
+
+std::optional<RescalingResult> zero_offsets_of_rows(const ModeChangeArray& a, const std::vector<MatchedRow>& rows,
+                                                    const std::vector<int>& restart_variables, bool nonlinear_finite) {
+    MODEAUDIT_ASSERT(a.matched, "rescaling of an array without a matching");
+    // At mu = 0 every constraint of rescaling_constraints is the check's
+    // (check_rows), except one the check leaves to Z3: a matched row must
+    // contain its variable.
+    for (const MatchedRow& row : rows)
+        if (std::none_of(row.monomials.begin(), row.monomials.end(),
+                         [&](const Monomial& m) { return m.powers.count(row.variable) != 0; }))
+            return std::nullopt;
+    RescalingResult r;
+    r.mu.assign(a.variables.size(), 0);
+    if (check_rows(a, rows, restart_variables, r, nonlinear_finite)) return std::nullopt;
+    r.mu_equation = offsets_of_rows(rows, r.mu);
+    r.solved = true;
+    return r;
+}
 
 // What the rescaling problem of an array is, with the variables by their
 // position: the dependent flags, each matched row's monomials and
 // non-polynomial atoms, the matching, the restart variables. Two arrays with
 // the same content (the transitions of identical switching cells) have the
 // same constraints up to the variables' names.
-std::string problem_content(const ModeChangeArray& a, const std::vector<int>& restart_variables, bool nonlinear_finite) {
+std::string problem_content(const ModeChangeArray& a, const std::vector<MatchedRow>& rows,
+                            const std::vector<int>& restart_variables, bool nonlinear_finite) {
     std::string key = fmt::format("{}|{}|", a.variables.size(), nonlinear_finite ? 1 : 0);
     for (bool d : a.dependent) key += d ? '1' : '0';
     key += '|';
     for (int j : restart_variables) key += fmt::format("{},", j);
-    for (const auto& [ei, xj] : a.matching) {
-        std::vector<int> atoms;
-        key += fmt::format("|{}>{}:", ei, xj);
+    for (const MatchedRow& row : rows) {
+        key += fmt::format("|{}>{}:", row.equation, row.variable);
         // The monomials sorted: GiNaC's term order varies between arrays.
         std::vector<std::string> terms;
-        for (const Monomial& m : monomials_of(a, a.equations[static_cast<std::size_t>(ei)].residual, atoms)) {
+        for (const Monomial& m : row.monomials) {
             std::string t = fmt::format("e{}", m.eps_power);
             for (const auto& [j, p] : m.powers) t += fmt::format("x{}^{}", j, p);
             terms.push_back(std::move(t));
         }
         std::sort(terms.begin(), terms.end());
-        std::sort(atoms.begin(), atoms.end());
         for (const std::string& t : terms) key += t + ';';
-        for (int j : atoms) key += fmt::format("a{}", j);
+        for (int j : row.atoms) key += fmt::format("a{}", j);  // sorted by monomials_with
     }
     return key;
 }
 
+RescalingResult solve_with_z3(const ModeChangeArray& a, const std::vector<MatchedRow>& rows,
+                              const std::vector<int>& restart_variables, bool nonlinear_finite,
+                              const Z3Limits& limits);
+
+// Solved problems by content, per thread, at most this many kept: a long
+// `regress` sees many models, and a content seen again is mostly one of
+// the same model's.
+constexpr std::size_t kSolvedByContentLimit = 4096;
+
 }  // namespace
+
+bool has_dependent_powers(const ModeChangeArray& a) { return dependent_powers_in(a, matched_rows(a)); }
+
+std::map<int, int> equation_offsets(const ModeChangeArray& a, const std::vector<int>& mu) {
+    return offsets_of_rows(matched_rows(a), mu);
+}
+
+std::optional<std::string> check_rescaling(const ModeChangeArray& a, const std::vector<int>& restart_variables,
+                                           const RescalingResult& r, bool nonlinear_finite) {
+    return check_rows(a, matched_rows(a), restart_variables, r, nonlinear_finite);
+}
+
+std::optional<RescalingResult> zero_offsets(const ModeChangeArray& a, const std::vector<int>& restart_variables,
+                                            bool nonlinear_finite) {
+    return zero_offsets_of_rows(a, matched_rows(a), restart_variables, nonlinear_finite);
+}
 
 RescalingResult solve_rescaling(const ModeChangeArray& a, const std::vector<int>& restart_variables,
                                 bool nonlinear_finite, const Z3Limits& limits, bool zero_shortcut) {
-    if (zero_shortcut)
-        if (std::optional<RescalingResult> zero = zero_offsets(a, restart_variables, nonlinear_finite)) return *zero;
+    MODEAUDIT_ASSERT(a.matched, "rescaling of an array without a matching");
+    const std::vector<MatchedRow> rows = matched_rows(a);
+    if (!zero_shortcut) return solve_with_z3(a, rows, restart_variables, nonlinear_finite, limits);
+    if (std::optional<RescalingResult> zero = zero_offsets_of_rows(a, rows, restart_variables, nonlinear_finite))
+        return *zero;
     // Solved problems by content: identical cells ask Z3 once. Only answers
     // that name no variable are kept (solved, checked): an unsat core names
     // this array's variables.
     thread_local std::map<std::string, RescalingResult> solved_by_content;
-    const std::string content = zero_shortcut ? problem_content(a, restart_variables, nonlinear_finite) : std::string();
-    if (zero_shortcut)
-        if (auto it = solved_by_content.find(content); it != solved_by_content.end()) return it->second;
-    RescalingResult r = solve_rescaling_with_z3(a, restart_variables, nonlinear_finite, limits);
-    if (zero_shortcut && r.solved && !r.recheck_failure && r.nonlinear.empty() && r.core.empty())
+    const std::string content = problem_content(a, rows, restart_variables, nonlinear_finite);
+    if (auto it = solved_by_content.find(content); it != solved_by_content.end()) return it->second;
+    RescalingResult r = solve_with_z3(a, rows, restart_variables, nonlinear_finite, limits);
+    if (r.solved && !r.recheck_failure && r.nonlinear.empty() && r.core.empty()) {
+        if (solved_by_content.size() >= kSolvedByContentLimit) solved_by_content.clear();
         solved_by_content.emplace(content, r);
+    }
     return r;
 }
 
 RescalingResult solve_rescaling_with_z3(const ModeChangeArray& a, const std::vector<int>& restart_variables,
                                         bool nonlinear_finite, const Z3Limits& limits) {
-    RescalingResult r;
     MODEAUDIT_ASSERT(a.matched, "rescaling of an array without a matching");
+    return solve_with_z3(a, matched_rows(a), restart_variables, nonlinear_finite, limits);
+}
+
+namespace {
+
+RescalingResult solve_with_z3(const ModeChangeArray& a, const std::vector<MatchedRow>& rows,
+                              const std::vector<int>& restart_variables, bool nonlinear_finite,
+                              const Z3Limits& limits) {
+    RescalingResult r;
     // One Z3 context per thread: creating a context costs far more than
     // solving one of these small arrays (each solve has its own solver).
     thread_local z3::context ctx;
     std::vector<z3::expr> mu;
     for (std::size_t j = 0; j < a.variables.size(); ++j)
         mu.push_back(ctx.int_const(fmt::format("mu[{}]", a.symbol(a.variables[j]).get_name()).c_str()));
-    const auto named = rescaling_constraints(a, restart_variables, nonlinear_finite, ctx, mu, /*real=*/false);
+    const auto named = rescaling_constraints(a, rows, restart_variables, nonlinear_finite, ctx, mu, /*real=*/false);
     // Satisfiability with tracked assertions, for an unsat core by name.
     z3::solver solver(ctx);
     std::vector<z3::expr> trackers;
@@ -348,7 +430,8 @@ RescalingResult solve_rescaling_with_z3(const ModeChangeArray& a, const std::vec
     if (answer == z3::unknown) z3_limit(a, limits, solver.reason_unknown());
     // Powers of dependent variables: the least offsets over the rationals
     // may be fractional (and may exist where integer ones do not).
-    if (has_dependent_powers(a)) r.fractional = fractional_offsets(a, restart_variables, nonlinear_finite, limits, ctx, params);
+    if (dependent_powers_in(a, rows))
+        r.fractional = fractional_offsets(a, rows, restart_variables, nonlinear_finite, limits, ctx, params);
     if (answer != z3::sat) {
         z3::expr_vector core = solver.unsat_core();
         std::set<std::string> seen;
@@ -366,51 +449,12 @@ RescalingResult solve_rescaling_with_z3(const ModeChangeArray& a, const std::vec
     std::optional<z3::model> model = least_offsets(a, limits, ctx, named, mu, /*real=*/false, params);
     MODEAUDIT_ASSERT(model.has_value(), "Z3: satisfiable constraints became unsatisfiable under minimisation");
     for (const z3::expr& m : mu) r.mu.push_back(model->eval(m, true).get_numeral_int());
-    r.mu_equation = equation_offsets(a, r.mu);
+    r.mu_equation = offsets_of_rows(rows, r.mu);
     r.solved = true;
-    r.recheck_failure = check_rescaling(a, restart_variables, r, nonlinear_finite);
+    r.recheck_failure = check_rows(a, rows, restart_variables, r, nonlinear_finite);
     return r;
 }
 
-std::map<int, int> equation_offsets(const ModeChangeArray& a, const std::vector<int>& mu) {
-    std::map<int, int> out;
-    for (const auto& [ei, xj] : a.matching) {
-        std::vector<int> atoms;
-        long best = -1000000;
-        for (const Monomial& m : monomials_of(a, a.equations[static_cast<std::size_t>(ei)].residual, atoms))
-            best = std::max(best, value(m, mu));
-        out[ei] = static_cast<int>(best);
-        (void)xj;
-    }
-    return out;
-}
-
-std::optional<std::string> check_rescaling(const ModeChangeArray& a, const std::vector<int>& restart_variables,
-                                           const RescalingResult& r, bool nonlinear_finite) {
-    if (r.mu.size() != a.variables.size()) return "wrong number of offsets";
-    for (std::size_t j = 0; j < a.variables.size(); ++j) {
-        if (r.mu[j] < 0) return fmt::format("negative offset for {}", a.symbol(a.variables[j]).get_name());
-        if (!a.dependent[j] && r.mu[j] != 0)
-            return fmt::format("previous-mode data {} given an offset", a.symbol(a.variables[j]).get_name());
-    }
-    for (int j : restart_variables)
-        if (r.mu[static_cast<std::size_t>(j)] != 0)
-            return fmt::format("restart variable {} impulsive", a.symbol(a.variables[static_cast<std::size_t>(j)]).get_name());
-    for (const auto& [ei, xj] : a.matching) {
-        std::vector<int> atoms;
-        std::vector<Monomial> mons = monomials_of(a, a.equations[static_cast<std::size_t>(ei)].residual, atoms);
-        for (int j : atoms)
-            if (nonlinear_finite && r.mu[static_cast<std::size_t>(j)] != 0)
-                return "an impulsive variable inside a non-polynomial term";
-        long with = -1000000, without = -1000000;
-        for (const Monomial& m : mons) {
-            long v = value(m, r.mu);
-            (m.powers.count(xj) ? with : without) = std::max(m.powers.count(xj) ? with : without, v);
-        }
-        if (with < without)
-            return fmt::format("in {} the matched variable's terms do not dominate", a.equations[static_cast<std::size_t>(ei)].name);
-    }
-    return std::nullopt;
-}
+}  // namespace
 
 }  // namespace modeaudit

@@ -76,6 +76,17 @@ struct RescalingResult {
 // not be impulsive.
 std::vector<Monomial> monomials_of(const ModeChangeArray& a, const GiNaC::ex& residual, std::vector<int>& atoms);
 
+// The monomials and non-polynomial atoms of each matched row of an array
+// (in matching order), computed once per array: every constraint of the
+// rescaling problem, its content key and the check read them.
+struct MatchedRow {
+    int equation = -1;  // array equation index
+    int variable = -1;  // its matched array variable
+    std::vector<Monomial> monomials;
+    std::vector<int> atoms;  // sorted
+};
+std::vector<MatchedRow> matched_rows(const ModeChangeArray& a);
+
 // The value of a monomial (its power of 1/eps plus the offsets of its
 // factors, each times its exponent) under integer offsets.
 long monomial_value(const Monomial& m, const std::vector<int>& mu);
