@@ -47,6 +47,7 @@
 #include <vector>
 
 #include "generators/generators.h"
+#include "bench/fastest_run.h"
 #include "pipeline/pipeline.h"
 #include "simulation/composition.h"
 #include "simulation/derived_restart.h"
@@ -177,15 +178,7 @@ struct Ours {
     }
 };
 
-double seconds(const std::function<void()>& f, int repeat) {
-    double best = HUGE_VAL;
-    for (int k = 0; k < repeat; ++k) {
-        const auto t0 = std::chrono::steady_clock::now();
-        f();
-        best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-    }
-    return best;
-}
+using bench::fastest_seconds;
 
 }  // namespace
 
@@ -206,7 +199,7 @@ int main(int argc, char** argv) {
 
     // With compilation: fresh caches each time.
     SimulationResult ours;
-    const double with_compile = seconds(
+    const double with_compile = fastest_seconds(
         [&] {
             Ours fresh(s);
             ours = fresh.run(s);
@@ -214,10 +207,10 @@ int main(int argc, char** argv) {
         repeat);
     Ours warm(s);
     warm.run(s);
-    const double integration = seconds([&] { ours = warm.run(s); }, repeat);
+    const double integration = fastest_seconds([&] { ours = warm.run(s); }, repeat);
     HandResult dense, band;
-    const double hand_dense = seconds([&] { dense = hand_cells(n, false); }, repeat);
-    const double hand_band = seconds([&] { band = hand_cells(n, true); }, repeat);
+    const double hand_dense = fastest_seconds([&] { dense = hand_cells(n, false); }, repeat);
+    const double hand_band = fastest_seconds([&] { band = hand_cells(n, true); }, repeat);
     const double hand = std::min(hand_dense, hand_band);
 
     bool ok = true;

@@ -36,6 +36,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/fastest_run.h"
 #include "pipeline/pipeline.h"
 #include "simulation/simulation.h"
 
@@ -273,18 +274,7 @@ RestartFunction rope_capture() {
     };
 }
 
-// The fastest of `repeat` runs: on a shared machine the other processes
-// only ever add time, so the minimum is the stablest estimate of the cost
-// (the mean moved the ratios by half their value under load).
-double seconds(const std::function<void()>& f, int repeat) {
-    double best = HUGE_VAL;
-    for (int k = 0; k < repeat; ++k) {
-        const auto t0 = std::chrono::steady_clock::now();
-        f();
-        best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-    }
-    return best;
-}
+using bench::fastest_seconds;
 
 long steps_of(const SimulationResult& r) {
     long s = 0;
@@ -324,10 +314,10 @@ bool bench_model(const char* label, const std::string& path, double stop, int re
     const FlatModel& flat = *m->state.flat;
     const ModeSet& modes = *m->state.modes;
     const StructureResult& st = *m->state.structure;
-    const double t_first = seconds([&] { ours = simulate(flat, modes, st, o, r); }, repeat);
+    const double t_first = fastest_seconds([&] { ours = simulate(flat, modes, st, o, r); }, repeat);
     CompiledModes compiled;
-    const double t_ours = seconds([&] { ours = simulate(flat, modes, st, o, r, &compiled); }, repeat);
-    const double t_hand = seconds([&] { hand = hand_coded(); }, repeat);
+    const double t_ours = fastest_seconds([&] { ours = simulate(flat, modes, st, o, r, &compiled); }, repeat);
+    const double t_hand = fastest_seconds([&] { hand = hand_coded(); }, repeat);
     bool ok = ours.events.size() == hand.events.size();
     double worst = 0;
     for (std::size_t k = 0; ok && k < hand.events.size(); ++k)
