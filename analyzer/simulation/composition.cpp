@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <set>
 #include <tuple>
 
 namespace modeaudit {
@@ -67,6 +68,7 @@ ComposedSimulation compose_simulations(std::span<const SimulationResult* const> 
     }
 
     std::vector<std::string> final_modes, initial_modes;
+    std::set<std::string> said;
     for (std::size_t k = 0; k < parts.size(); ++k) {
         const SimulationResult& r = *parts[k];
         const std::size_t first_segment = out.segments.size();
@@ -81,7 +83,9 @@ ComposedSimulation compose_simulations(std::span<const SimulationResult* const> 
         for (const auto& [name, v] : r.final_values) out.final_values[name] = v;
         if (!r.final_mode.empty()) final_modes.push_back(r.final_mode);
         if (!r.initial_modes.empty()) initial_modes.push_back(r.initial_modes.back());
-        for (const std::string& m : r.messages) out.messages.push_back(m);
+        // A message every part gives alike (a refused option) is said once.
+        for (const std::string& m : r.messages)
+            if (said.insert(m).second) out.messages.push_back(m);
         for (auto g : r.grazes) out.grazes.push_back(std::move(g));
         for (auto a : r.event_asserts) out.event_asserts.push_back(std::move(a));
         for (auto s : r.searches_gave_up) out.searches_gave_up.push_back(std::move(s));
