@@ -735,6 +735,8 @@ Json simulation_to_json(const PipelineState& state, double stop_time) {
                             {"max_constraint_drift", sg.max_drift}, {"asserts", asserts}});
         // A mode without states: `steps` counts the output points solved.
         if (sg.algebraic) segments.back()["algebraic"] = true;
+        // A model simulated in independent parts: whose segment it is (1-based).
+        if (!state.parts.empty()) segments.back()["part"] = sg.part + 1;
     }
     j["segments"] = segments;
     j["messages"] = r.messages;
