@@ -777,18 +777,33 @@ void eliminate_aliases(FlatModel& model) {
         }
         removed[i] = true;
     }
-    GiNaC::exmap map;
+    // The substitution's entries (one per symbol of an alias: its
+    // derivatives and left limit too), gathered first and then put in the
+    // map in the map's own order, each at its end: no search down a tree
+    // of every alias per insertion. GiNaC orders by hash first, then (for
+    // equal hashes) by comparison; the hashes are read once, here.
+    struct Entry {
+        unsigned hash;
+        ex key, value;
+    };
+    std::vector<Entry> entries;
+    auto substitute = [&](const ex& key, const ex& value) { entries.push_back({key.gethash(), key, value}); };
     for (std::size_t v = 0; v < model.variables.size(); ++v) {
         int vi = static_cast<int>(v);
         int r = find(vi);
         if (r == vi) continue;
         int s = sgn[v];
         model.aliases.push_back({vi, r, s});
-        map[model.symbols.variable(vi)] = s * ex(model.symbols.variable(r));
+        substitute(model.symbols.variable(vi), s * ex(model.symbols.variable(r)));
         int hd = model.symbols.highest_derivative(vi);
-        for (int k = 1; k <= hd; ++k)
-            map[model.symbols.derivative(vi, k)] = s * ex(model.symbols.derivative(r, k));
-        if (auto p = model.symbols.find_pre(vi)) map[*p] = s * ex(model.symbols.pre(r));
+        for (int k = 1; k <= hd; ++k) {
+            ex to = s * ex(model.symbols.derivative(r, k));
+            substitute(model.symbols.derivative(vi, k), to);
+        }
+        if (auto p = model.symbols.find_pre(vi)) {
+            ex to = s * ex(model.symbols.pre(r));
+            substitute(*p, to);
+        }
         // The representative inherits a start value it lacks.
         FlatVariable& rep = model.variables[static_cast<std::size_t>(r)];
         const FlatVariable& al = model.variables[v];
@@ -797,6 +812,12 @@ void eliminate_aliases(FlatModel& model) {
             rep.fixed = al.fixed;
         }
     }
+    std::sort(entries.begin(), entries.end(), [](const Entry& x, const Entry& y) {
+        return x.hash != y.hash ? x.hash < y.hash : x.key.compare(y.key) < 0;
+    });
+    GiNaC::exmap map;
+    for (Entry& e : entries) map.emplace_hint(map.end(), std::move(e.key), std::move(e.value));
+    entries = {};
     // Compacted in place: a second vector of the kept equations would take
     // as much fresh memory again.
     std::size_t kept = 0;
