@@ -11,6 +11,7 @@
 #include "common/internal_error.h"
 #include "flatten/expression_builder.h"
 #include "flatten/expression_limits.h"
+#include "flatten/symbol_substitution.h"
 
 namespace modeaudit {
 
@@ -106,14 +107,16 @@ ex positive_part(const ex& x) {
     return (x + GiNaC::sqrt(x * x + eps * eps)) / 2;
 }
 
-ConditionPtr subs_condition(const ConditionPtr& c, const GiNaC::exmap& map) {
+// `subs(e, options)` substitutes in one expression.
+template <class Subs>
+ConditionPtr subs_condition(const ConditionPtr& c, const Subs& subs) {
     if (!c) return c;
     auto r = std::make_shared<Condition>(*c);
     if (c->kind == Condition::Kind::Relation || c->kind == Condition::Kind::Sample) {
-        r->lhs = c->lhs.subs(map, kExactSubs);
-        r->rhs = c->rhs.subs(map, kExactSubs);
+        r->lhs = subs(c->lhs, kExactSubs);
+        r->rhs = subs(c->rhs, kExactSubs);
     }
-    for (ConditionPtr& o : r->operands) o = subs_condition(o, map);
+    for (ConditionPtr& o : r->operands) o = subs_condition(o, subs);
     return r;
 }
 
@@ -121,27 +124,32 @@ ConditionPtr subs_condition(const ConditionPtr& c, const GiNaC::exmap& map) {
 
 void substitute_everywhere(FlatModel& model, const GiNaC::exmap& map) {
     if (map.empty()) return;
+    // A map of symbols (the aliases) by a hash index: each expression is
+    // substituted with the few entries for its own symbols.
+    std::optional<SymbolSubstitution> by_symbol;
+    if (SymbolSubstitution::symbols_only(map)) by_symbol.emplace(map);
+    auto subs = [&](const ex& e, unsigned options) { return by_symbol ? by_symbol->apply(e, options) : e.subs(map, options); };
     for (auto* list : {&model.equations, &model.initial_equations})
         for (FlatEquation& e : *list) {
-            e.lhs = e.lhs.subs(map, kExactSubs);
-            e.rhs = e.rhs.subs(map, kExactSubs);
+            e.lhs = subs(e.lhs, kExactSubs);
+            e.rhs = subs(e.rhs, kExactSubs);
         }
     for (FlatWhen& w : model.whens) {
-        for (ConditionPtr& t : w.triggers) t = subs_condition(t, map);
+        for (ConditionPtr& t : w.triggers) t = subs_condition(t, subs);
         for (WhenAction& a : w.actions) {
-            a.value = a.value.subs(map, kExactSubs);
-            a.lhs = a.lhs.subs(map, kExactSubs);
-            a.rhs = a.rhs.subs(map, kExactSubs);
-            a.bool_value = subs_condition(a.bool_value, map);
-            a.assertion = subs_condition(a.assertion, map);
+            a.value = subs(a.value, kExactSubs);
+            a.lhs = subs(a.lhs, kExactSubs);
+            a.rhs = subs(a.rhs, kExactSubs);
+            a.bool_value = subs_condition(a.bool_value, subs);
+            a.assertion = subs_condition(a.assertion, subs);
         }
     }
-    for (RelationDefinition& r : model.relation_definitions) r.condition = subs_condition(r.condition, map);
-    for (IntegerDefinition& d : model.integer_definitions) d.value = d.value.subs(map, kExactSubs);
-    for (FlatAssert& a : model.asserts) a.condition = subs_condition(a.condition, map);
-    for (ConditionPtr& c : model.conditions) c = subs_condition(c, map);
+    for (RelationDefinition& r : model.relation_definitions) r.condition = subs_condition(r.condition, subs);
+    for (IntegerDefinition& d : model.integer_definitions) d.value = subs(d.value, kExactSubs);
+    for (FlatAssert& a : model.asserts) a.condition = subs_condition(a.condition, subs);
+    for (ConditionPtr& c : model.conditions) c = subs_condition(c, subs);
     for (FlatVariable& v : model.variables)
-        if (v.invariant && v.invariant->rate) v.invariant->rate = v.invariant->rate->subs(map);
+        if (v.invariant && v.invariant->rate) v.invariant->rate = subs(*v.invariant->rate, 0);
 }
 
 namespace {
