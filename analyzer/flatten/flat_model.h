@@ -30,6 +30,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "common/heap_optional.h"
 #include "common/source.h"
 
 namespace modeaudit {
@@ -71,7 +72,7 @@ struct FlatVariable {
     bool kept_symbolic = false;       // appears as a symbol in the equations
     bool unknown_constant = false;    // no value; only its [min, max] is known
 
-    std::optional<InvariantDecl> invariant;
+    HeapOptional<InvariantDecl> invariant;  // rare: on the heap, a pointer's size here
     std::vector<std::string> suppress;  // rule ids silenced on this component
 
     SourceRange range;
