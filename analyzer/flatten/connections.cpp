@@ -11,6 +11,7 @@
 #include "common/internal_error.h"
 #include "flatten/expression_builder.h"
 #include "flatten/expression_limits.h"
+#include "flatten/symbol_substitution.h"
 
 namespace modeaudit {
 
@@ -25,6 +26,40 @@ struct Element {
     bool operator<(const Element& o) const {
         return variable != o.variable ? variable < o.variable : inside < o.inside;
     }
+};
+
+// The node of each element of the connection graph. A flat variable's two
+// elements (inside, outside) are looked up by index, in constant time: a
+// model with n connectors has O(n) elements, and an ordered map of them
+// made the resolution n log n with a cache miss per step. The elements
+// that connect() adds to expandable connectors (negative ids) are few and
+// stay in a map.
+class NodeIndex {
+public:
+    explicit NodeIndex(std::size_t variables) : nodes_(2 * variables, -1) {}
+    int find(Element e) const {
+        if (e.variable < 0) {
+            auto it = added_.find(e);
+            return it == added_.end() ? -1 : it->second;
+        }
+        const std::size_t k = slot(e);
+        return k < nodes_.size() ? nodes_[k] : -1;
+    }
+    bool contains(Element e) const { return find(e) >= 0; }
+    void set(Element e, int n) {
+        if (e.variable < 0) {
+            added_[e] = n;
+            return;
+        }
+        const std::size_t k = slot(e);
+        if (k >= nodes_.size()) nodes_.resize(k + 2, -1);
+        nodes_[k] = n;
+    }
+
+private:
+    static std::size_t slot(Element e) { return 2 * static_cast<std::size_t>(e.variable) + (e.inside ? 1 : 0); }
+    std::vector<int> nodes_;
+    std::map<Element, int> added_;
 };
 
 enum class VarKind { Potential, Flow, Stream, Skip };
@@ -72,14 +107,16 @@ ex positive_part(const ex& x) {
     return (x + GiNaC::sqrt(x * x + eps * eps)) / 2;
 }
 
-ConditionPtr subs_condition(const ConditionPtr& c, const GiNaC::exmap& map) {
+// `subs(e, options)` substitutes in one expression.
+template <class Subs>
+ConditionPtr subs_condition(const ConditionPtr& c, const Subs& subs) {
     if (!c) return c;
     auto r = std::make_shared<Condition>(*c);
     if (c->kind == Condition::Kind::Relation || c->kind == Condition::Kind::Sample) {
-        r->lhs = c->lhs.subs(map, kExactSubs);
-        r->rhs = c->rhs.subs(map, kExactSubs);
+        r->lhs = subs(c->lhs, kExactSubs);
+        r->rhs = subs(c->rhs, kExactSubs);
     }
-    for (ConditionPtr& o : r->operands) o = subs_condition(o, map);
+    for (ConditionPtr& o : r->operands) o = subs_condition(o, subs);
     return r;
 }
 
@@ -87,48 +124,51 @@ ConditionPtr subs_condition(const ConditionPtr& c, const GiNaC::exmap& map) {
 
 void substitute_everywhere(FlatModel& model, const GiNaC::exmap& map) {
     if (map.empty()) return;
+    // A map of symbols (the aliases) by a hash index: each expression is
+    // substituted with the few entries for its own symbols.
+    std::optional<SymbolSubstitution> by_symbol;
+    if (SymbolSubstitution::symbols_only(map)) by_symbol.emplace(map);
+    auto subs = [&](const ex& e, unsigned options) { return by_symbol ? by_symbol->apply(e, options) : e.subs(map, options); };
     for (auto* list : {&model.equations, &model.initial_equations})
         for (FlatEquation& e : *list) {
-            e.lhs = e.lhs.subs(map, kExactSubs);
-            e.rhs = e.rhs.subs(map, kExactSubs);
+            e.lhs = subs(e.lhs, kExactSubs);
+            e.rhs = subs(e.rhs, kExactSubs);
         }
     for (FlatWhen& w : model.whens) {
-        for (ConditionPtr& t : w.triggers) t = subs_condition(t, map);
+        for (ConditionPtr& t : w.triggers) t = subs_condition(t, subs);
         for (WhenAction& a : w.actions) {
-            a.value = a.value.subs(map, kExactSubs);
-            a.lhs = a.lhs.subs(map, kExactSubs);
-            a.rhs = a.rhs.subs(map, kExactSubs);
-            a.bool_value = subs_condition(a.bool_value, map);
-            a.assertion = subs_condition(a.assertion, map);
+            a.value = subs(a.value, kExactSubs);
+            a.lhs = subs(a.lhs, kExactSubs);
+            a.rhs = subs(a.rhs, kExactSubs);
+            a.bool_value = subs_condition(a.bool_value, subs);
+            a.assertion = subs_condition(a.assertion, subs);
         }
     }
-    for (RelationDefinition& r : model.relation_definitions) r.condition = subs_condition(r.condition, map);
-    for (IntegerDefinition& d : model.integer_definitions) d.value = d.value.subs(map, kExactSubs);
-    for (FlatAssert& a : model.asserts) a.condition = subs_condition(a.condition, map);
-    for (ConditionPtr& c : model.conditions) c = subs_condition(c, map);
+    for (RelationDefinition& r : model.relation_definitions) r.condition = subs_condition(r.condition, subs);
+    for (IntegerDefinition& d : model.integer_definitions) d.value = subs(d.value, kExactSubs);
+    for (FlatAssert& a : model.asserts) a.condition = subs_condition(a.condition, subs);
+    for (ConditionPtr& c : model.conditions) c = subs_condition(c, subs);
     for (FlatVariable& v : model.variables)
-        if (v.invariant && v.invariant->rate) v.invariant->rate = v.invariant->rate->subs(map);
+        if (v.invariant && v.invariant->rate) v.invariant->rate = subs(*v.invariant->rate, 0);
 }
 
 namespace {
 
 // The member of a connection set of discrete Boolean or Integer variables
 // that the others take their value from: the one defined by an equation or
-// assigned in a when-clause; -1 when the set is not discrete or has none
-// (or several).
-int discrete_source(const FlatModel& model, const std::vector<int>& vars) {
+// assigned in a when-clause (`defined()`, per flat variable, asked only
+// for a discrete set); -1 when the set is not discrete or has none (or
+// several).
+template <class Defined>
+int discrete_source(const FlatModel& model, const std::vector<int>& vars, Defined defined) {
     int source = -1;
     for (int v : vars) {
         const FlatVariable& var = model.variables[static_cast<std::size_t>(v)];
         if (var.variability != Variability::Discrete || (var.type != BaseType::Boolean && var.type != BaseType::Integer))
             return -1;
-        bool defined = false;
-        for (const RelationDefinition& r : model.relation_definitions) defined = defined || r.variable == v;
-        for (const IntegerDefinition& d : model.integer_definitions) defined = defined || d.variable == v;
-        for (const FlatWhen& w : model.whens)
-            for (const WhenAction& a : w.actions)
-                defined = defined || (a.kind == WhenAction::Kind::AssignDiscrete && a.variable == v);
-        if (!defined) continue;
+    }
+    for (int v : vars) {
+        if (!defined()[static_cast<std::size_t>(v)]) continue;
         if (source >= 0) return -1;
         source = v;
     }
@@ -140,15 +180,14 @@ int discrete_source(const FlatModel& model, const std::vector<int>& vars) {
 bool resolve_connections(FlatModel& model, const flat::Instance& top, const std::vector<ConnectRecord>& connects,
                          DiagnosticSink& sink, const std::vector<const void*>& enumeration_of) {
     UnionFind uf;
-    std::map<Element, int> node_of;
+    NodeIndex node_of(model.variables.size());
     std::vector<Element> elements;
     std::vector<VarKind> kinds;
     std::vector<SourceRange> first_use;
     auto node = [&](Element e, VarKind k, SourceRange r) {
-        auto it = node_of.find(e);
-        if (it != node_of.end()) return it->second;
+        if (int known = node_of.find(e); known >= 0) return known;
         int n = uf.add();
-        node_of[e] = n;
+        node_of.set(e, n);
         elements.push_back(e);
         kinds.push_back(k);
         first_use.push_back(r);
@@ -372,17 +411,52 @@ bool resolve_connections(FlatModel& model, const flat::Instance& top, const std:
     };
     for (const std::string& n : top.member_order) find_declared(top.members.at(n));
 
-    // Sets in a deterministic order: by their smallest node (first connection).
-    std::map<int, std::vector<int>> sets;
-    for (int n = 0; n < static_cast<int>(elements.size()); ++n) sets[uf.find(n)].push_back(n);
+    // Sets in a deterministic order: by their smallest node (first
+    // connection). Nodes are visited in increasing order, so a set is
+    // numbered when its smallest node is met: the numbering is that order,
+    // with no sort, and each set lists its nodes in increasing order.
     std::vector<std::vector<int>> ordered;
-    for (auto& [root, members] : sets) ordered.push_back(members);
-    std::sort(ordered.begin(), ordered.end(), [](const auto& x, const auto& y) { return x.front() < y.front(); });
+    std::vector<std::size_t> set_of(elements.size());  // node -> its set (for inStream)
+    {
+        constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+        std::vector<std::size_t> set_of_root(elements.size(), kNone);
+        for (int n = 0; n < static_cast<int>(elements.size()); ++n) {
+            std::size_t& s = set_of_root[static_cast<std::size_t>(uf.find(n))];
+            if (s == kNone) {
+                s = ordered.size();
+                ordered.emplace_back();
+            }
+            ordered[s].push_back(n);
+            set_of[static_cast<std::size_t>(n)] = s;
+        }
+    }
 
-    std::map<Element, std::size_t> set_of;  // for inStream
+    // Which discrete variables an equation or a when-clause defines, for
+    // discrete_source: gathered once (when a discrete set needs it) and kept
+    // up to date below, rather than a scan of every definition per set.
+    std::optional<std::vector<char>> defined;
+    auto defined_variables = [&]() -> const std::vector<char>& {
+        if (!defined) {
+            defined.emplace(model.variables.size(), 0);
+            auto mark = [&](int v) {
+                if (v >= 0 && static_cast<std::size_t>(v) < defined->size()) (*defined)[static_cast<std::size_t>(v)] = 1;
+            };
+            for (const RelationDefinition& r : model.relation_definitions) mark(r.variable);
+            for (const IntegerDefinition& d : model.integer_definitions) mark(d.variable);
+            for (const FlatWhen& w : model.whens)
+                for (const WhenAction& a : w.actions)
+                    if (a.kind == WhenAction::Kind::AssignDiscrete) mark(a.variable);
+        }
+        return *defined;
+    };
+    // Distinct variables of a potential set: the set that last took each.
+    std::vector<std::size_t> taken_by(model.variables.size(), static_cast<std::size_t>(-1));
+    // At most one equation per node (a set of m nodes gives m-1 equalities
+    // or one balance): room for them at once, instead of regrowing (and
+    // copying) the model's equations step by step.
+    model.equations.reserve(model.equations.size() + elements.size());
     for (std::size_t s = 0; s < ordered.size(); ++s) {
         const std::vector<int>& members = ordered[s];
-        for (int n : members) set_of[elements[static_cast<std::size_t>(n)]] = s;
         VarKind k = kinds[static_cast<std::size_t>(members.front())];
         SourceRange where = first_use[static_cast<std::size_t>(members.front())];
         auto sym = [&](int n) -> ex { return model.symbols.variable(elements[static_cast<std::size_t>(n)].variable); };
@@ -392,7 +466,9 @@ bool resolve_connections(FlatModel& model, const flat::Instance& top, const std:
             for (int n : members) {
                 int v = elements[static_cast<std::size_t>(n)].variable;
                 if (v < 0) continue;  // an element of an expandable connector: no variable of its own
-                if (std::find(vars.begin(), vars.end(), v) == vars.end()) vars.push_back(v);
+                if (taken_by[static_cast<std::size_t>(v)] == s) continue;
+                taken_by[static_cast<std::size_t>(v)] = s;
+                vars.push_back(v);
             }
             if (vars.empty()) continue;
             if (std::all_of(vars.begin(), vars.end(), [&](int v) { return declared_elements.count(v) != 0; })) {
@@ -404,9 +480,10 @@ bool resolve_connections(FlatModel& model, const flat::Instance& top, const std:
             // defines the others, as discrete definitions
             // (modes/discrete_logic.h), not as equations of the continuous
             // system.
-            if (int source = discrete_source(model, vars); source >= 0) {
+            if (int source = discrete_source(model, vars, defined_variables); source >= 0) {
                 for (int v : vars) {
                     if (v == source) continue;
+                    if (defined) (*defined)[static_cast<std::size_t>(v)] = 1;  // defined from here on
                     if (model.variables[static_cast<std::size_t>(v)].type == BaseType::Boolean) {
                         auto c = std::make_shared<Condition>();
                         c->kind = Condition::Kind::Variable;
@@ -472,7 +549,7 @@ bool resolve_connections(FlatModel& model, const flat::Instance& top, const std:
                 ok = false;
                 continue;
             }
-            if ((node_of.count({c.variable, true}) || node_of.count({c.variable, false})) && !not_present.count(c.variable))
+            if ((node_of.contains({c.variable, true}) || node_of.contains({c.variable, false})) && !not_present.count(c.variable))
                 continue;
             if (!read) {
                 read.emplace();
@@ -537,7 +614,7 @@ bool resolve_connections(FlatModel& model, const flat::Instance& top, const std:
                     const Member& c = m.object->members.at(n);
                     if (c.kind == Member::Kind::Scalar && m.is_connector) {
                         VarKind k = kind_of(c, model);
-                        if (k == VarKind::Flow && !node_of.count({c.variable, true})) {
+                        if (k == VarKind::Flow && !node_of.contains({c.variable, true})) {
                             FlatEquation e;
                             e.lhs = model.symbols.variable(c.variable);
                             e.rhs = 0;
@@ -572,11 +649,11 @@ bool resolve_connections(FlatModel& model, const flat::Instance& top, const std:
         ex h = model.symbols.variable(sv.h);
         const std::string& hname = model.variables[static_cast<std::size_t>(sv.h)].name;
         ex in;
-        auto it = set_of.find({sv.h, true});
-        if (it == set_of.end()) {
+        const int at = node_of.find({sv.h, true});
+        if (at < 0) {
             in = h;  // unconnected: inStream(h) = h
         } else {
-            const std::vector<int>& members = ordered[it->second];
+            const std::vector<int>& members = ordered[set_of[static_cast<std::size_t>(at)]];
             std::vector<const Element*> others;
             bool has_outside = false;
             for (int n : members) {
@@ -636,12 +713,14 @@ bool resolve_connections(FlatModel& model, const flat::Instance& top, const std:
 void eliminate_aliases(FlatModel& model) {
     // Variables that must keep their identity: targets of when-actions and
     // carriers of declared invariants.
-    std::set<int> pinned;
+    std::vector<char> pinned_flag(model.variables.size(), 0);
     for (const FlatWhen& w : model.whens)
         for (const WhenAction& a : w.actions)
-            if (a.variable >= 0) pinned.insert(a.variable);
+            if (a.variable >= 0 && static_cast<std::size_t>(a.variable) < pinned_flag.size())
+                pinned_flag[static_cast<std::size_t>(a.variable)] = 1;
     for (std::size_t v = 0; v < model.variables.size(); ++v)
-        if (model.variables[v].invariant || model.variables[v].exogenous) pinned.insert(static_cast<int>(v));
+        if (model.variables[v].invariant || model.variables[v].exogenous) pinned_flag[v] = 1;
+    auto pinned = [&](int v) { return pinned_flag[static_cast<std::size_t>(v)] != 0; };
 
     auto alias_of = [&](const FlatEquation& e, int& a, int& b, int& sign) -> bool {
         if (!e.active_when.empty() || e.initial) return false;
@@ -673,7 +752,7 @@ void eliminate_aliases(FlatModel& model) {
         const FlatVariable& var = model.variables[static_cast<std::size_t>(v)];
         int s = 0;
         if (model.symbols.highest_derivative(v) > 0) s += 8;
-        if (pinned.count(v)) s += 16;
+        if (pinned(v)) s += 16;
         if (var.fixed && var.start) s += 4;
         return s;
     };
@@ -692,32 +771,47 @@ void eliminate_aliases(FlatModel& model) {
         int ra = find(a), rb = find(b);
         int sa = sgn[static_cast<std::size_t>(a)], sb = sgn[static_cast<std::size_t>(b)];
         if (ra == rb) continue;  // a cycle of aliases: keep the equation (it may be a real constraint)
-        if (pinned.count(ra) && pinned.count(rb)) continue;
+        if (pinned(ra) && pinned(rb)) continue;
         // a = s*b; a = sa*ra; b = sb*rb  =>  ra = sa*s*sb*rb
         int rel = sa * s * sb;
-        if (better(rb, ra) || (pinned.count(rb) && !pinned.count(ra))) {
-            if (pinned.count(ra)) continue;
+        if (better(rb, ra) || (pinned(rb) && !pinned(ra))) {
+            if (pinned(ra)) continue;
             parent[static_cast<std::size_t>(ra)] = rb;
             sgn[static_cast<std::size_t>(ra)] = rel;
         } else {
-            if (pinned.count(rb)) continue;
+            if (pinned(rb)) continue;
             parent[static_cast<std::size_t>(rb)] = ra;
             sgn[static_cast<std::size_t>(rb)] = rel;
         }
         removed[i] = true;
     }
-    GiNaC::exmap map;
+    // The substitution's entries (one per symbol of an alias: its
+    // derivatives and left limit too), gathered first and then put in the
+    // map in the map's own order, each at its end: no search down a tree
+    // of every alias per insertion. GiNaC orders by hash first, then (for
+    // equal hashes) by comparison; the hashes are read once, here.
+    struct Entry {
+        unsigned hash;
+        ex key, value;
+    };
+    std::vector<Entry> entries;
+    auto substitute = [&](const ex& key, const ex& value) { entries.push_back({key.gethash(), key, value}); };
     for (std::size_t v = 0; v < model.variables.size(); ++v) {
         int vi = static_cast<int>(v);
         int r = find(vi);
         if (r == vi) continue;
         int s = sgn[v];
         model.aliases.push_back({vi, r, s});
-        map[model.symbols.variable(vi)] = s * ex(model.symbols.variable(r));
+        substitute(model.symbols.variable(vi), s * ex(model.symbols.variable(r)));
         int hd = model.symbols.highest_derivative(vi);
-        for (int k = 1; k <= hd; ++k)
-            map[model.symbols.derivative(vi, k)] = s * ex(model.symbols.derivative(r, k));
-        if (auto p = model.symbols.find_pre(vi)) map[*p] = s * ex(model.symbols.pre(r));
+        for (int k = 1; k <= hd; ++k) {
+            ex to = s * ex(model.symbols.derivative(r, k));
+            substitute(model.symbols.derivative(vi, k), to);
+        }
+        if (auto p = model.symbols.find_pre(vi)) {
+            ex to = s * ex(model.symbols.pre(r));
+            substitute(*p, to);
+        }
         // The representative inherits a start value it lacks.
         FlatVariable& rep = model.variables[static_cast<std::size_t>(r)];
         const FlatVariable& al = model.variables[v];
@@ -726,10 +820,21 @@ void eliminate_aliases(FlatModel& model) {
             rep.fixed = al.fixed;
         }
     }
-    std::vector<FlatEquation> kept;
+    std::sort(entries.begin(), entries.end(), [](const Entry& x, const Entry& y) {
+        return x.hash != y.hash ? x.hash < y.hash : x.key.compare(y.key) < 0;
+    });
+    GiNaC::exmap map;
+    for (Entry& e : entries) map.emplace_hint(map.end(), std::move(e.key), std::move(e.value));
+    entries = {};
+    // Compacted in place: a second vector of the kept equations would take
+    // as much fresh memory again.
+    std::size_t kept = 0;
     for (std::size_t i = 0; i < model.equations.size(); ++i)
-        if (!removed[i]) kept.push_back(std::move(model.equations[i]));
-    model.equations = std::move(kept);
+        if (!removed[i]) {
+            if (kept != i) model.equations[kept] = std::move(model.equations[i]);
+            ++kept;
+        }
+    model.equations.erase(model.equations.begin() + static_cast<std::ptrdiff_t>(kept), model.equations.end());
     substitute_everywhere(model, map);
 }
 

@@ -25,17 +25,39 @@ GiNaC::ex mode_if_deriv(const GiNaC::ex& c, const GiNaC::ex&, const GiNaC::ex&, 
 
 REGISTER_FUNCTION(mode_if, eval_func(mode_if_eval).derivative_func(mode_if_deriv))
 
+void SymbolTable::place(const Slot& s) const {
+    const std::size_t mask = slots_.size() - 1;
+    for (std::size_t k = s.hash & mask;; k = (k + 1) & mask)
+        if (!slots_[k].symbol) {
+            slots_[k] = s;
+            return;
+        }
+}
+
+void SymbolTable::remember(const GiNaC::ex& symbol, Meaning m) const {
+    // At most half full, so that probe sequences stay short.
+    if (2 * (used_ + 1) > slots_.size()) {
+        std::vector<Slot> old(std::max<std::size_t>(64, 2 * slots_.size()));
+        old.swap(slots_);
+        for (const Slot& s : old)
+            if (s.symbol) place(s);
+    }
+    place(Slot{&GiNaC::ex_to<GiNaC::basic>(symbol), symbol.gethash(), m});
+    ++used_;
+    if (by_name_) (*by_name_)[GiNaC::ex_to<GiNaC::symbol>(symbol).get_name()] = m;
+}
+
 int SymbolTable::add_variable(const std::string& name) {
     vars_.emplace_back(GiNaC::symbol(name));
     int index = static_cast<int>(vars_.size()) - 1;
-    by_name_[name] = Meaning{Meaning::Role::Variable, index, 0};
+    remember(vars_.back(), Meaning{Meaning::Role::Variable, index, 0});
     return index;
 }
 
 int SymbolTable::add_condition(const std::string& name) {
     conds_.emplace_back(GiNaC::symbol(name));
     int index = static_cast<int>(conds_.size()) - 1;
-    by_name_[name] = Meaning{Meaning::Role::Condition, index, 0};
+    remember(conds_.back(), Meaning{Meaning::Role::Condition, index, 0});
     return index;
 }
 
@@ -49,7 +71,7 @@ const GiNaC::symbol& SymbolTable::derivative(int v, int order) const {
     auto [pos, ok] = ders_.emplace(key, GiNaC::ex(GiNaC::symbol(name)));
     int& best = max_order_[v];
     best = std::max(best, order);
-    by_name_[name] = Meaning{Meaning::Role::Derivative, v, order};
+    remember(pos->second, Meaning{Meaning::Role::Derivative, v, order});
     return GiNaC::ex_to<GiNaC::symbol>(pos->second);
 }
 
@@ -64,7 +86,7 @@ const GiNaC::symbol& SymbolTable::pre(int v) const {
     if (it != pres_.end()) return GiNaC::ex_to<GiNaC::symbol>(it->second);
     std::string name = "pre(" + variable(v).get_name() + ")";
     auto [pos, ok] = pres_.emplace(v, GiNaC::ex(GiNaC::symbol(name)));
-    by_name_[name] = Meaning{Meaning::Role::Pre, v, 0};
+    remember(pos->second, Meaning{Meaning::Role::Pre, v, 0});
     return GiNaC::ex_to<GiNaC::symbol>(pos->second);
 }
 
@@ -76,9 +98,30 @@ std::optional<GiNaC::symbol> SymbolTable::find_pre(int v) const {
 
 std::optional<SymbolTable::Meaning> SymbolTable::meaning(const GiNaC::symbol& s) const {
     if (s.is_equal(GiNaC::ex_to<GiNaC::symbol>(time_))) return Meaning{Meaning::Role::Time, -1, 0};  // not ==, which builds a relational
-    auto it = by_name_.find(s.get_name());
-    if (it == by_name_.end()) return std::nullopt;
-    // Names are unique per model (flat names cannot contain '(').
+    if (!slots_.empty()) {
+        const unsigned hash = s.gethash();
+        const std::size_t mask = slots_.size() - 1;
+        for (std::size_t k = hash & mask; slots_[k].symbol; k = (k + 1) & mask) {
+            const Slot& slot = slots_[k];
+            if (slot.symbol == &s) return slot.meaning;
+            if (slot.hash == hash && slot.symbol->is_equal(s)) return slot.meaning;
+        }
+    }
+    // Not one of the table's symbols: one named like one of them stands for
+    // it. Names are unique per model (flat names cannot contain '(').
+    if (!by_name_) {
+        by_name_.emplace();
+        by_name_->reserve(used_);
+        auto name = [](const GiNaC::ex& e) { return GiNaC::ex_to<GiNaC::symbol>(e).get_name(); };
+        for (std::size_t v = 0; v < vars_.size(); ++v)
+            (*by_name_)[name(vars_[v])] = Meaning{Meaning::Role::Variable, static_cast<int>(v), 0};
+        for (std::size_t c = 0; c < conds_.size(); ++c)
+            (*by_name_)[name(conds_[c])] = Meaning{Meaning::Role::Condition, static_cast<int>(c), 0};
+        for (const auto& [key, e] : ders_) (*by_name_)[name(e)] = Meaning{Meaning::Role::Derivative, key.first, key.second};
+        for (const auto& [v, e] : pres_) (*by_name_)[name(e)] = Meaning{Meaning::Role::Pre, v, 0};
+    }
+    auto it = by_name_->find(s.get_name());
+    if (it == by_name_->end()) return std::nullopt;
     return it->second;
 }
 
@@ -87,26 +130,23 @@ SymbolTable SymbolTable::subset(const std::vector<int>& variables, const std::ve
     t.time_ = time_;
     for (int v : variables) {
         const int nv = static_cast<int>(t.vars_.size());
-        const GiNaC::symbol& s = variable(v);
         t.vars_.push_back(vars_.at(static_cast<std::size_t>(v)));
-        t.by_name_[s.get_name()] = Meaning{Meaning::Role::Variable, nv, 0};
+        t.remember(t.vars_.back(), Meaning{Meaning::Role::Variable, nv, 0});
         for (auto it = ders_.lower_bound({v, 0}); it != ders_.end() && it->first.first == v; ++it) {
             t.ders_.emplace(std::make_pair(nv, it->first.second), it->second);
             int& best = t.max_order_[nv];
             best = std::max(best, it->first.second);
-            t.by_name_[GiNaC::ex_to<GiNaC::symbol>(it->second).get_name()] =
-                Meaning{Meaning::Role::Derivative, nv, it->first.second};
+            t.remember(it->second, Meaning{Meaning::Role::Derivative, nv, it->first.second});
         }
         if (auto p = pres_.find(v); p != pres_.end()) {
             t.pres_.emplace(nv, p->second);
-            t.by_name_[GiNaC::ex_to<GiNaC::symbol>(p->second).get_name()] = Meaning{Meaning::Role::Pre, nv, 0};
+            t.remember(p->second, Meaning{Meaning::Role::Pre, nv, 0});
         }
     }
     for (int c : conditions) {
         const int nc = static_cast<int>(t.conds_.size());
-        const GiNaC::symbol& s = condition(c);
         t.conds_.push_back(conds_.at(static_cast<std::size_t>(c)));
-        t.by_name_[s.get_name()] = Meaning{Meaning::Role::Condition, nc, 0};
+        t.remember(t.conds_.back(), Meaning{Meaning::Role::Condition, nc, 0});
     }
     return t;
 }

@@ -30,6 +30,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "common/heap_optional.h"
 #include "common/source.h"
 
 namespace modeaudit {
@@ -71,7 +72,7 @@ struct FlatVariable {
     bool kept_symbolic = false;       // appears as a symbol in the equations
     bool unknown_constant = false;    // no value; only its [min, max] is known
 
-    std::optional<InvariantDecl> invariant;
+    HeapOptional<InvariantDecl> invariant;  // rare: on the heap, a pointer's size here
     std::vector<std::string> suppress;  // rule ids silenced on this component
 
     SourceRange range;
@@ -204,7 +205,25 @@ private:
     mutable std::map<int, GiNaC::ex> pres_;
     std::vector<GiNaC::ex> conds_;
     GiNaC::ex time_{GiNaC::symbol("time")};
-    mutable std::unordered_map<std::string, Meaning> by_name_;  // keyed by the symbol's unique name
+    // What each symbol of the table stands for: an open-addressing table
+    // keyed by the symbol's hash (GiNaC's, from its serial number), so that
+    // a lookup builds and hashes no string and costs one probe of a flat
+    // array in the common case, where the symbol asked about is the
+    // table's own object (expressions share it). Symbols may share a hash:
+    // a slot with the same hash but another object is checked by value.
+    struct Slot {
+        const GiNaC::basic* symbol = nullptr;  // null: free
+        unsigned hash = 0;
+        Meaning meaning;
+    };
+    mutable std::vector<Slot> slots_;
+    mutable std::size_t used_ = 0;
+    void place(const Slot& s) const;
+    // By name, for a symbol made outside the table with the name of one of
+    // its symbols (later stages build some by name): built on the first
+    // lookup that needs it, then kept up to date.
+    mutable std::optional<std::unordered_map<std::string, Meaning>> by_name_;
+    void remember(const GiNaC::ex& symbol, Meaning m) const;
 };
 
 struct FlatModel {

@@ -529,6 +529,15 @@ std::unique_ptr<FlatModel> Flattener::run() {
     read_model_annotations(*chosen, &top);
     walk_sections(&top);
     settle_when_assigned_reals();
+    // What only instantiation and the equations needed (a parameter state
+    // and the pending attributes, bindings and sections per variable or
+    // instance) goes before the connections: their sets and equations then
+    // take the memory it held instead of fresh pages.
+    std::deque<ParamState>().swap(params_);
+    std::vector<PendingAttributes>().swap(attributes_);
+    attributes_done_ = 0;
+    std::vector<PendingBinding>().swap(bindings_);
+    sections_.clear();
 
     // 5. Connections, then inStream/actualStream, then aliases.
     const std::vector<const void*> enumeration_of(variable_enumeration_.begin(), variable_enumeration_.end());

@@ -9,6 +9,7 @@
 #include "flatten/expression_builder.h"
 #include "flatten/expression_limits.h"
 #include "flatten/flattener.h"
+#include "flatten/symbol_substitution.h"
 
 namespace modeaudit {
 
@@ -69,11 +70,15 @@ GiNaC::exmap RelationConsistency::equal_quantities(const FlatModel& flat) {
         auto m = flat.symbols.meaning(GiNaC::ex_to<GiNaC::symbol>(e));
         return m && m->role == SymbolTable::Meaning::Role::Variable ? m->index : -1;
     };
+    // `same` by a hash index of its symbols (flatten/symbol_substitution.h):
+    // each equation is rewritten with the entries for its own symbols, not
+    // by a search of the whole map per symbol.
+    SymbolSubstitution by_symbol(same);
     while (!pending.empty()) {
         const std::size_t i = *pending.begin();
         pending.erase(pending.begin());
         const FlatEquation& e = flat.equations[i];
-        GiNaC::ex r = checked_expand(same.empty() ? e.residual() : e.residual().subs(same, kExactSubs));
+        GiNaC::ex r = checked_expand(same.empty() ? e.residual() : by_symbol.apply(e.residual(), kExactSubs));
         for (GiNaC::const_preorder_iterator it = r.preorder_begin(); it != r.preorder_end(); ++it)
             if (int v = variable_of(*it); v >= 0 && registered.emplace(v, i).second) mentioned_by[v].push_back(i);
         std::vector<std::pair<int, GiNaC::numeric>> terms;
@@ -112,10 +117,11 @@ GiNaC::exmap RelationConsistency::equal_quantities(const FlatModel& flat) {
             entries_on.erase(it);
         }
         for (int x : moved) {
-            GiNaC::ex& to = same[flat.symbols.variable(x)];
-            to = checked_expand(to.subs(one, kExactSubs));
+            auto [entry, fresh] = same.try_emplace(flat.symbols.variable(x));
+            if (fresh) by_symbol.note(entry);
+            entry->second = checked_expand(entry->second.subs(one, kExactSubs));
         }
-        same[flat.symbols.variable(u)] = value;
+        if (auto [entry, fresh] = same.insert_or_assign(flat.symbols.variable(u), value); fresh) by_symbol.note(entry);
         if (w >= 0) {
             std::vector<int>& on_w = entries_on[w];
             on_w.insert(on_w.end(), moved.begin(), moved.end());

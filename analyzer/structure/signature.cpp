@@ -1,7 +1,6 @@
 #include "structure/signature.h"
 
 #include <algorithm>
-#include <map>
 
 namespace modeaudit {
 
@@ -21,9 +20,14 @@ SignatureMatrix build_signature(const FlatModel& flat, const Mode& mode) {
     for (std::size_t j = 0; j < mode.unknowns.size(); ++j)
         col_of[static_cast<std::size_t>(mode.unknowns[j])] = static_cast<int>(j);
     s.entries.resize(mode.equations.size());
+    s.row_equation.reserve(mode.equations.size());
+    // Per row, (column, order) of every occurrence, then sorted and reduced
+    // to the highest order per column: one buffer for all rows instead of
+    // an ordered map (a node per entry) per row.
+    std::vector<std::pair<int, int>> orders;
     for (std::size_t i = 0; i < mode.equations.size(); ++i) {
         s.row_equation.push_back(static_cast<int>(i));
-        std::map<int, int> orders;  // column -> highest derivative order
+        orders.clear();
         const GiNaC::ex& r = mode.equations[i].residual;
         for (GiNaC::const_preorder_iterator it = r.preorder_begin(); it != r.preorder_end(); ++it) {
             if (!GiNaC::is_a<GiNaC::symbol>(*it)) continue;
@@ -38,10 +42,13 @@ SignatureMatrix build_signature(const FlatModel& flat, const Mode& mode) {
                 continue;  // time, left limits, condition symbols are not unknowns
             int col = col_of[static_cast<std::size_t>(m->index)];
             if (col < 0) continue;  // parameters kept symbolic, discrete variables, given inputs
-            auto [pos, fresh] = orders.emplace(col, order);
-            if (!fresh) pos->second = std::max(pos->second, order);
+            orders.emplace_back(col, order);
         }
-        for (const auto& [col, order] : orders) s.entries[i].push_back({col, order});
+        std::sort(orders.begin(), orders.end());
+        std::vector<SignatureEntry>& row = s.entries[i];
+        for (std::size_t k = 0; k < orders.size(); ++k)
+            if (k + 1 == orders.size() || orders[k + 1].first != orders[k].first)  // the last of a column: its highest order
+                row.push_back({orders[k].first, orders[k].second});
     }
     return s;
 }

@@ -1,0 +1,33 @@
+// Substitution of symbols by expressions, over many expressions with one
+// large map (alias elimination, the equal quantities of the modes stage).
+//
+// GiNaC's subs looks every symbol of an expression up in the whole map, a
+// search down an ordered tree of all its keys (a cache miss per level when
+// the map holds a model's worth of variables), so substituting in n
+// equations costs n log n misses. Here each symbol is looked up once in a
+// hash index of the map, and GiNaC substitutes with only the entries
+// found. The result is the same expression: the keys are symbols, and a
+// symbol key can only replace that very symbol where it occurs.
+#pragma once
+
+#include <ginac/ginac.h>
+
+#include <unordered_map>
+
+namespace modeaudit {
+
+class SymbolSubstitution {
+public:
+    // `map` must outlive this. Its keys must all be symbols (symbols_only()
+    // tells); an entry the caller adds to it later is added here by note().
+    explicit SymbolSubstitution(const GiNaC::exmap& map);
+    static bool symbols_only(const GiNaC::exmap& map);
+    void note(GiNaC::exmap::const_iterator entry);
+    // e.subs(map, options), by the entries of the map whose symbols occur in e.
+    GiNaC::ex apply(const GiNaC::ex& e, unsigned options) const;
+
+private:
+    std::unordered_multimap<unsigned, GiNaC::exmap::const_iterator> index_;  // by the key's hash
+};
+
+}  // namespace modeaudit
