@@ -1,6 +1,8 @@
 #include "pipeline/factorised.h"
 
+#include <algorithm>
 #include <chrono>
+#include <map>
 
 #include <fmt/format.h>
 
@@ -121,17 +123,20 @@ void simulate_parts(PipelineState& s, const RunOptions& o) {
         s.sensitivity.rtol = s.parts.front()->sensitivity.rtol;
     }
     // The parts' event verifications, numbered by the composed events.
-    for (std::size_t e = 0; e < composed.event_origin.size(); ++e) {
-        const auto [part, index] = composed.event_origin[e];
-        const VerificationResult* v = s.parts[part]->verification.get();
-        if (!v) continue;
-        for (const EventVerification& ev : v->events)
-            if (ev.event == index) {
-                s.composed_event_checks.push_back(ev);
-                s.composed_event_checks.back().event = e;
-                s.composed_event_checks.back().transition = -1;  // the part's own index
-            }
+    std::map<std::pair<std::size_t, std::size_t>, std::size_t> composed_index;  // (part, its event) -> composed
+    for (std::size_t e = 0; e < composed.event_origin.size(); ++e) composed_index[composed.event_origin[e]] = e;
+    for (std::size_t k = 0; k < simulated; ++k) {
+        if (!s.parts[k]->verification) continue;
+        for (const EventVerification& ev : s.parts[k]->verification->events) {
+            auto at = composed_index.find({k, ev.event});
+            if (at == composed_index.end()) continue;
+            s.composed_event_checks.push_back(ev);
+            s.composed_event_checks.back().event = at->second;
+            s.composed_event_checks.back().transition = -1;  // the part's own index
+        }
     }
+    std::stable_sort(s.composed_event_checks.begin(), s.composed_event_checks.end(),
+                     [](const EventVerification& a, const EventVerification& b) { return a.event < b.event; });
 }
 
 }  // namespace modeaudit
