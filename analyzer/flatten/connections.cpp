@@ -178,7 +178,7 @@ int discrete_source(const FlatModel& model, const std::vector<int>& vars, Define
 }  // namespace
 
 bool resolve_connections(FlatModel& model, const flat::Instance& top, const std::vector<ConnectRecord>& connects,
-                         DiagnosticSink& sink, const std::vector<const void*>& enumeration_of) {
+                         DiagnosticSink& sink, const std::vector<const ast::ClassDef*>& enumeration_of) {
     UnionFind uf;
     NodeIndex node_of(model.variables.size());
     std::vector<Element> elements;
@@ -266,8 +266,7 @@ bool resolve_connections(FlatModel& model, const flat::Instance& top, const std:
     };
     std::map<std::string, const flat::Instance*> instance_at;  // expandable connector instances by path
     auto expandable = [&](const ConnectorRef& c) {
-        const bool is = c.member && c.member->kind == Member::Kind::Object && c.member->object->cls &&
-                        c.member->object->cls->expandable;
+        const bool is = c.member && c.member->kind == Member::Kind::Object && c.member->object->expandable();
         if (is) instance_at[c.member->object->path] = c.member->object;
         return is;
     };
@@ -334,7 +333,7 @@ bool resolve_connections(FlatModel& model, const flat::Instance& top, const std:
             const int va = rec->a.member->variable, vb = rec->b.member->variable;
             auto enumeration = [&](int v) {
                 return static_cast<std::size_t>(v) < enumeration_of.size() ? enumeration_of[static_cast<std::size_t>(v)]
-                                                                           : nullptr;
+                                                                           : static_cast<const ast::ClassDef*>(nullptr);
             };
             if (model.variables[static_cast<std::size_t>(va)].type != model.variables[static_cast<std::size_t>(vb)].type ||
                 enumeration(va) != enumeration(vb)) {
@@ -402,7 +401,7 @@ bool resolve_connections(FlatModel& model, const flat::Instance& top, const std:
         if (m.kind == Member::Kind::Array)
             for (const Member& e : m.elements) find_declared(e);
         if (m.kind != Member::Kind::Object) return;
-        const bool expandable_here = m.is_connector && m.object->cls && m.object->cls->expandable;
+        const bool expandable_here = m.expandable_connector();
         for (const std::string& n : m.object->member_order) {
             const Member& c = m.object->members.at(n);
             if (c.kind == Member::Kind::Scalar && expandable_here) declared_elements.insert(c.variable);
@@ -602,7 +601,7 @@ bool resolve_connections(FlatModel& model, const flat::Instance& top, const std:
                 for (const Member& e : m.elements) visit_connector(e, in_connector);
                 return;
             case Member::Kind::Object: {
-                if (m.is_connector && m.object->cls && m.object->cls->expandable) expandable_elements(m);
+                if (m.expandable_connector()) expandable_elements(m);
                 bool conn = in_connector || m.is_connector;
                 int flow_var = -1;
                 if (m.is_connector)

@@ -45,7 +45,7 @@ struct ConnectRecord {
 // enumeration type of a variable, checked where an element of an expandable
 // connector is joined to a connector.
 bool resolve_connections(FlatModel& model, const flat::Instance& top, const std::vector<ConnectRecord>& connects,
-                         DiagnosticSink& sink, const std::vector<const void*>& enumeration_of = {});
+                         DiagnosticSink& sink, const std::vector<const ast::ClassDef*>& enumeration_of = {});
 
 // Removes alias equations; records each eliminated variable in model.aliases.
 void eliminate_aliases(FlatModel& model);

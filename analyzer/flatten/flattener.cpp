@@ -540,8 +540,7 @@ std::unique_ptr<FlatModel> Flattener::run() {
     sections_.clear();
 
     // 5. Connections, then inStream/actualStream, then aliases.
-    const std::vector<const void*> enumeration_of(variable_enumeration_.begin(), variable_enumeration_.end());
-    if (!resolve_connections(*model_, top, connects_, sink_, enumeration_of)) return nullptr;
+    if (!resolve_connections(*model_, top, connects_, sink_, variable_enumeration_)) return nullptr;
     eliminate_aliases(*model_);
     return std::move(model_);
 }

@@ -72,6 +72,8 @@ struct Member {
     // equations or connector equations skip it, so that they appear once.
     bool outer = false;
     SourceRange declaration;
+    // An object of an expandable connector class (below Instance).
+    bool expandable_connector() const;
 };
 
 // An element declared `inner`, as the outer elements below it find it.
@@ -111,6 +113,12 @@ struct Instance {
     std::string qualify(const std::string& local) const {
         return path.empty() ? local : path + "." + local;
     }
+    // An instance of an expandable connector class (Modelica 3.6, 9.1.3).
+    bool expandable() const { return cls && cls->expandable; }
 };
+
+inline bool Member::expandable_connector() const {
+    return kind == Kind::Object && is_connector && object && object->expandable();
+}
 
 }  // namespace modeaudit::flat

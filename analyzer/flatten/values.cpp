@@ -234,7 +234,7 @@ Resolved Flattener::resolve(const ast::ComponentRef& ref, const Ctx& ctx) {
                      fmt::format("'{}.{}' is a conditional component whose condition is false, so it does not "
                                  "exist; it may be used only in connect equations (which are then dropped)",
                                  name, part.ident));
-            if (it == cur->object->members.end() && cur->object->cls && cur->object->cls->expandable) {
+            if (it == cur->object->members.end() && cur->object->expandable()) {
                 // An element an expandable connector gets from connect().
                 if (connecting_ && i + 1 == ref.parts.size() && part.subscripts.empty()) {
                     r.member = nullptr;
@@ -257,7 +257,7 @@ Resolved Flattener::resolve(const ast::ComponentRef& ref, const Ctx& ctx) {
                      fmt::format("'{}' has no component '{}'", name, part.ident));
             // A declared element of an expandable connector that is no
             // connector itself is connected as one (9.1.3).
-            if (connecting_ && i + 1 == ref.parts.size() && cur->object->cls && cur->object->cls->expandable &&
+            if (connecting_ && i + 1 == ref.parts.size() && cur->object->expandable() &&
                 !it->second.is_connector) {
                 r.expandable_in = cur->object->path;
                 r.element = part.ident;
