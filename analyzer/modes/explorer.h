@@ -52,7 +52,10 @@ private:
     std::optional<RelationConsistency> consistency_;
     // Variables every mode makes a multiple of another (or zero): the
     // relations and a contact's guard are compared with them rewritten.
-    GiNaC::exmap same_;
+    // Found on first use (same()): a model without relations or guards
+    // (an RC ladder of 100,000 cells) never needs them.
+    mutable std::optional<GiNaC::exmap> same_;
+    const GiNaC::exmap& same() const;
     std::set<std::string> reported_unsettled_;   // modes-logic-unsettled, once per definition
     bool definition_loop_ = false;               // the definitions have a loop no pre() breaks
     std::vector<int> mode_vars_;                 // flat variable indices, declaration order

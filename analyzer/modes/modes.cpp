@@ -442,6 +442,11 @@ const std::optional<Transition>& Explorer::relation_crossing(std::size_t k, bool
     return crossings_.emplace(key, std::move(out)).first->second;
 }
 
+const GiNaC::exmap& Explorer::same() const {
+    if (!same_) same_ = RelationConsistency::equal_quantities(flat_);
+    return *same_;
+}
+
 const std::vector<std::pair<std::size_t, int>>& Explorer::same_function(std::size_t k) {
     if (same_function_.empty()) {
         // Each relation's lhs - rhs, normalised in sign, by its text.
@@ -452,7 +457,7 @@ const std::vector<std::pair<std::size_t, int>>& Explorer::same_function(std::siz
             const Condition& c = *logic_.relations()[j];
             // Variables every mode makes equal (or a multiple of another)
             // are rewritten, as for the consistency of the relations.
-            const ex d = checked_expand((c.lhs - c.rhs).subs(same_, kExactSubs));
+            const ex d = checked_expand((c.lhs - c.rhs).subs(same(), kExactSubs));
             const std::string plus = canonical_in(flat_, d), minus = canonical_in(flat_, checked_expand(-d));
             const bool flip = minus < plus;
             by_text[flip ? minus : plus].emplace_back(j, flip ? -1 : 1);
@@ -497,15 +502,15 @@ bool Explorer::guard_is_equation(const Mode& m, const ex& guard) const {
         ex r = checked_expand(m.equations[static_cast<std::size_t>(pos)].residual);
         if (!r.is_zero() && is_constant_multiple(r, g)) return true;
     }
-    if (same_.empty()) return false;
+    if (same().empty()) return false;
     // The equation may be written on a variable equal to one of g's
     // (a^2 + y^2 = L^2 with a + b = x, b = 0 for the guard x^2 + y^2 - L^2).
-    const ex gs = checked_expand(g.subs(same_, kExactSubs));
+    const ex gs = checked_expand(g.subs(same(), kExactSubs));
     if (gs.is_zero()) return false;
     // Modes share most residuals: each is rewritten and expanded once.
     for (const ModeEquation& e : m.equations) {
         auto [it, added] = rewritten_.try_emplace(e.residual);
-        if (added) it->second = checked_expand(e.residual.subs(same_, kExactSubs));
+        if (added) it->second = checked_expand(e.residual.subs(same(), kExactSubs));
         const ex& r = it->second;
         if (!r.is_zero() && is_constant_multiple(r, gs)) return true;
     }
@@ -897,8 +902,8 @@ ModeSet Explorer::run() {
         std::set<int> ignored;
         collect_expr(d.value, ignored, false);
     }
-    same_ = RelationConsistency::equal_quantities(flat_);
-    consistency_.emplace(logic_.relations(), same_);
+    static const GiNaC::exmap no_quantities;
+    consistency_.emplace(logic_.relations(), logic_.relations().empty() ? no_quantities : same());
     std::vector<std::string> loop;
     SourceRange loop_at;
     definition_loop_ = !logic_.order_definitions(loop, loop_at);
