@@ -76,10 +76,6 @@ std::vector<Monomial> monomials_with(const ModeChangeArray& a, const std::map<st
 
 }  // namespace
 
-std::vector<Monomial> monomials_of(const ModeChangeArray& a, const GiNaC::ex& residual, std::vector<int>& atoms) {
-    return monomials_with(a, index_by_name(a), residual, atoms);
-}
-
 std::vector<MatchedRow> matched_rows(const ModeChangeArray& a) {
     const auto idx = index_by_name(a);
     std::vector<MatchedRow> rows;

@@ -70,15 +70,12 @@ struct RescalingResult {
     std::optional<FractionalOffsets> fractional;
 };
 
-// The monomials of an array equation in its array variables and 1/eps. A
-// factor that is not a power of an array variable (sin(x), 1/x, ...) counts
-// as a constant, and its array variables are added to `atoms`: they must
-// not be impulsive.
-std::vector<Monomial> monomials_of(const ModeChangeArray& a, const GiNaC::ex& residual, std::vector<int>& atoms);
-
-// The monomials and non-polynomial atoms of each matched row of an array
-// (in matching order), computed once per array: every constraint of the
-// rescaling problem, its content key and the check read them.
+// The monomials (in the array variables and 1/eps) and non-polynomial atoms
+// of each matched row of an array, in matching order, computed once per
+// array: every constraint of the rescaling problem, its content key and the
+// check read them. A factor that is not a power of an array variable
+// (sin(x), 1/x, ...) counts as a constant, and its array variables are the
+// row's atoms: they must not be impulsive.
 struct MatchedRow {
     int equation = -1;  // array equation index
     int variable = -1;  // its matched array variable

@@ -526,13 +526,10 @@ private:
             const auto& r = rs[h].relaxed;
             if (!r || !r->solved) continue;
             if (!procedure1(in, a, *r).rule1) continue;
-            for (const auto& [ei, xj] : a.matching) {
-                std::vector<int> atoms;
-                monomials_of(a, a.equations[static_cast<std::size_t>(ei)].residual, atoms);
-                for (int j : atoms)
+            for (const MatchedRow& row : matched_rows(a)) {
+                for (int j : row.atoms)
                     if (r->mu[static_cast<std::size_t>(j)] > 0) {
-                        auto [where, range] = source_of(flat_, route, a, ei);
-                        (void)xj;
+                        auto [where, range] = source_of(flat_, route, a, row.equation);
                         return Unsupported{
                             fmt::format("{} is impulsive of order {} inside a non-polynomial function in {}",
                                         rename(a.symbol(a.variables[static_cast<std::size_t>(j)]).get_name()),
