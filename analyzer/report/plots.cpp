@@ -245,16 +245,20 @@ PlotPlan plan_plots(const std::string& file_base, const Trajectories& data, cons
         std::vector<std::string> state_cols, other_cols;
         for (std::size_t i = 1; i < data.columns.size(); ++i)
             (state_set.count(data.columns[i]) ? state_cols : other_cols).push_back(data.columns[i]);
-        // At most 8 figures of states (a model of many independent cells has
-        // hundreds); the rest stay in the CSV, counted below the figures.
-        constexpr std::size_t kMaxStateFigures = 8;
-        std::vector<std::vector<std::string>> state_figures = chunk_by_prefix(state_cols);
-        std::size_t states_left_out = 0;
-        for (std::size_t f = 0; f < state_figures.size(); ++f) {
-            if (f < kMaxStateFigures) chosen.emplace_back("States", state_figures[f]);
-            else states_left_out += state_figures[f].size();
-        }
-        if (states_left_out) plan.not_drawn.push_back(fmt::format("{} states", states_left_out));
+        // A model with hundreds of transitions or components would give
+        // pages of pictures: each kind has at most a few figures (states at
+        // most 8), the rest stays in the CSV and the report says how many.
+        auto draw_at_most = [&](const char* kind, const std::vector<std::string>& names, std::size_t max,
+                                const char* what) {
+            std::vector<std::vector<std::string>> figures = chunk_by_prefix(names);
+            std::size_t left_out = 0;
+            for (std::size_t f = 0; f < figures.size(); ++f) {
+                if (f < max) chosen.emplace_back(kind, figures[f]);
+                else left_out += figures[f].size();
+            }
+            if (left_out) plan.not_drawn.push_back(fmt::format("{} {}", left_out, what));
+        };
+        draw_at_most("States", state_cols, 8, "states");
         // The other columns by what they are (the report's CSV: solved
         // variables, guard(N), margin(N), residual(consistency)).
         std::set<std::string> declared = declared_quantities(check);
@@ -279,24 +283,10 @@ PlotPlan plan_plots(const std::string& file_base, const Trajectories& data, cons
             return described_cols && described_cols->is_object() && described_cols->contains(c) &&
                    (*described_cols)[c].is_string() && fired.count((*described_cols)[c].get<std::string>());
         });
-        // A model with hundreds of transitions or components would give
-        // pages of pictures: each kind has at most a few figures, the rest
-        // stays in the CSV and the report says how many.
         const std::size_t max_figures[] = {2, 3, 2, 2, 1};
-        for (std::size_t k = 0; k < std::size(kinds); ++k) {
-            std::vector<std::vector<std::string>> figures = chunk_by_prefix(by_kind[kinds[k]]);
-            std::size_t left_out = 0;
-            for (std::size_t f = 0; f < figures.size(); ++f) {
-                if (f < max_figures[k]) chosen.emplace_back(kinds[k], figures[f]);
-                else left_out += figures[f].size();
-            }
-            if (left_out)
-                plan.not_drawn.push_back(fmt::format("{} {}", left_out, k == 0   ? "declared quantities"
-                                                                          : k == 1 ? "solved variables"
-                                                                          : k == 2 ? "guards"
-                                                                          : k == 3 ? "assert margins"
-                                                                                   : "residuals"));
-        }
+        const char* what[] = {"declared quantities", "solved variables", "guards", "assert margins", "residuals"};
+        for (std::size_t k = 0; k < std::size(kinds); ++k)
+            draw_at_most(kinds[k], by_kind[kinds[k]], max_figures[k], what[k]);
     }
     const Json* units = check.is_object() && check.contains("units") && check["units"].is_object() ? &check["units"]
                                                                                                  : nullptr;
