@@ -27,16 +27,30 @@ namespace modeaudit::bench {
 struct CheckMeasure {
     bool finished = false;
     double seconds = 0;      // wall, all stages
-    double cpu_seconds = 0;  // CPU time of the child (all stages)
+    double cpu_seconds = 0;  // CPU time of the child (all stages): user + system
+    // The user part (the analyzer's own instructions) and the system part
+    // (the kernel's, mostly backing pages touched for the first time: in a
+    // virtual machine a page the host has not backed yet can cost 10-25 us,
+    // so this part grows with the memory touched: see first_touch_seconds).
+    double user_seconds = 0;
+    double system_seconds = 0;
+    double page_faults = 0;  // minor faults: pages touched for the first time
     double peak_mib = 0;
     double modes = 0;        // modes the modes stage reports (global or per cluster: see the caller)
-    std::array<double, 10> stage_seconds{};  // parse .. verification, in table order
+    std::array<double, 10> stage_seconds{};       // CPU, parse .. verification, in table order
+    std::array<double, 10> stage_user_seconds{};  // the user part of each
 };
 
-inline double cpu_now() {
-    timespec ts{};
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+// CPU time used so far by this process, user and system parts.
+struct CpuTimes {
+    double user = 0, system = 0;
+    double total() const { return user + system; }
+};
+inline CpuTimes cpu_now() {
+    rusage ru{};
+    getrusage(RUSAGE_SELF, &ru);
+    auto seconds = [](const timeval& t) { return static_cast<double>(t.tv_sec) + 1e-6 * static_cast<double>(t.tv_usec); };
+    return {seconds(ru.ru_utime), seconds(ru.ru_stime)};
 }
 
 // `configure` adjusts the options; `count` reads the measured size from the
@@ -58,14 +72,18 @@ CheckMeasure measure_check(const std::string& text, const std::string& name, uns
         // The stages of the table one by one (as run_pipeline does), each
         // timed in CPU seconds: the machine may be shared, wall times vary.
         ExpressionLimitScope expression_limit(o.max_expression_terms);
-        const double c0 = cpu_now();
+        const CpuTimes c0 = cpu_now();
         const auto t0 = std::chrono::steady_clock::now();
         std::size_t k = 0;
         bool ok = true;
         for (const Stage& st : stages()) {
-            const double s0 = cpu_now();
+            const CpuTimes s0 = cpu_now();
             ok = st.run(s, o) == StageOutcome::Ok;
-            if (k < m.stage_seconds.size()) m.stage_seconds[k] = cpu_now() - s0;
+            const CpuTimes s1 = cpu_now();
+            if (k < m.stage_seconds.size()) {
+                m.stage_seconds[k] = s1.total() - s0.total();
+                m.stage_user_seconds[k] = s1.user - s0.user;
+            }
             ++k;
             if (!ok || st.name == "verification") break;
         }
@@ -74,11 +92,15 @@ CheckMeasure measure_check(const std::string& text, const std::string& name, uns
         if (!m.finished)
             for (const Diagnostic& d : s.sink.all()) fmt::print(stderr, "{}", format_diagnostic(d, s.sources));
         m.seconds = std::chrono::duration<double>(t1 - t0).count();
-        m.cpu_seconds = cpu_now() - c0;
+        const CpuTimes c1 = cpu_now();
+        m.cpu_seconds = c1.total() - c0.total();
+        m.user_seconds = c1.user - c0.user;
+        m.system_seconds = c1.system - c0.system;
         if (m.finished) m.modes = count(s);
         rusage ru{};
         getrusage(RUSAGE_SELF, &ru);
         m.peak_mib = static_cast<double>(ru.ru_maxrss) / 1024.0;
+        m.page_faults = static_cast<double>(ru.ru_minflt);
         if (write(fd[1], &m, sizeof m) != sizeof m) _exit(2);
         _exit(0);
     }
@@ -92,6 +114,35 @@ CheckMeasure measure_check(const std::string& text, const std::string& name, uns
     return m;
 }
 
+// The machine's cost of touching `mib` MiB of fresh memory once (one byte
+// per page), in CPU seconds of a fresh child process; -1 if the child
+// failed. On bare metal this grows linearly with `mib`; in a virtual
+// machine whose host backs guest pages lazily it grows faster once the
+// pages recently used by the guest are spent.
+inline double first_touch_seconds(double mib) {
+    int fd[2];
+    if (pipe(fd) != 0) return -1;
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(fd[0]);
+        const std::size_t bytes = static_cast<std::size_t>(mib * 1024.0 * 1024.0);
+        const CpuTimes c0 = cpu_now();
+        auto* p = static_cast<volatile char*>(std::malloc(bytes));
+        if (p)
+            for (std::size_t k = 0; k < bytes; k += 4096) p[k] = 1;
+        double seconds = p ? cpu_now().total() - c0.total() : -1;
+        if (write(fd[1], &seconds, sizeof seconds) != sizeof seconds) _exit(2);
+        _exit(0);
+    }
+    close(fd[1]);
+    double seconds = -1;
+    if (read(fd[0], &seconds, sizeof seconds) != sizeof seconds) seconds = -1;
+    close(fd[0]);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    return seconds;
+}
+
 inline constexpr std::array<const char*, 8> kCheckStages{"parse",     "flatten",   "modes",   "structure",
                                                           "mode_change", "rescaling", "restart", "verification"};
 
@@ -100,12 +151,15 @@ inline void print_check(int n, const CheckMeasure& m) {
         fmt::print("  n = {:6}: not finished within the limit\n", n);
         return;
     }
-    fmt::print("  n = {:6}: {:8.3f} s wall, {:8.3f} s CPU, peak RSS {:.0f} MiB, {} modes\n", n, m.seconds,
-               m.cpu_seconds, m.peak_mib, m.modes);
-    std::string parts = "CPU s: ";
-    for (std::size_t k = 0; k < kCheckStages.size(); ++k)
+    fmt::print("  n = {:6}: {:8.3f} s wall, {:8.3f} s CPU ({:.3f} user, {:.3f} system), peak RSS {:.0f} MiB, "
+               "{:.0f} pages touched, {} modes\n",
+               n, m.seconds, m.cpu_seconds, m.user_seconds, m.system_seconds, m.peak_mib, m.page_faults, m.modes);
+    std::string parts = "CPU s: ", user = "user s: ";
+    for (std::size_t k = 0; k < kCheckStages.size(); ++k) {
         parts += fmt::format("{} {:.3f}  ", kCheckStages[k], m.stage_seconds[k]);
-    fmt::print("            {}\n", parts);
+        user += fmt::format("{} {:.3f}  ", kCheckStages[k], m.stage_user_seconds[k]);
+    }
+    fmt::print("            {}\n            {}\n", parts, user);
 }
 
 }  // namespace modeaudit::bench
