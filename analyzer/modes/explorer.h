@@ -212,8 +212,11 @@ private:
     // above ModeLimits::compose_above, builds the modes and transitions
     // from the groups' (true) instead of the exploration of the whole state.
     bool explore_by_groups(ModeSet& set, const State& init, const std::function<int(const State&)>& mode_of);
-    // Flat equations by the symbols they mention (for guard_is_equation).
-    std::map<ex, std::vector<int>, GiNaC::ex_is_less> equations_with_;
+    // Flat equations by the symbols they mention (for guard_is_equation),
+    // built on first use: a model with no guard never builds it (on the RC
+    // ladder of 100,000 cells it was a tenth of the modes stage).
+    const std::map<ex, std::vector<int>, GiNaC::ex_is_less>& equations_with() const;
+    mutable std::optional<std::map<ex, std::vector<int>, GiNaC::ex_is_less>> equations_with_;
 };
 
 }  // namespace modeaudit::modes_detail

@@ -484,6 +484,20 @@ bool Explorer::falls_with_time(const ex& g) const {
            GiNaC::ex_to<GiNaC::numeric>(b).is_negative();
 }
 
+const std::map<ex, std::vector<int>, GiNaC::ex_is_less>& Explorer::equations_with() const {
+    if (!equations_with_) {
+        auto& index = equations_with_.emplace();
+        for (std::size_t i = 0; i < flat_.equations.size(); ++i) {
+            std::set<ex, GiNaC::ex_is_less> syms;
+            ex r = flat_.equations[i].residual();
+            for (GiNaC::const_preorder_iterator it = r.preorder_begin(); it != r.preorder_end(); ++it)
+                if (GiNaC::is_a<GiNaC::symbol>(*it)) syms.insert(*it);
+            for (const ex& sym : syms) index[sym].push_back(static_cast<int>(i));
+        }
+    }
+    return *equations_with_;
+}
+
 // Whether g = 0 is (up to a constant factor) one of the mode's equations.
 // Only the flat equations that mention one of g's symbols are compared
 // (an index built once), so the check costs O(log n) per transition.
@@ -493,7 +507,7 @@ bool Explorer::guard_is_equation(const Mode& m, const ex& guard) const {
     const std::vector<int>* candidates = nullptr;
     for (GiNaC::const_preorder_iterator it = g.preorder_begin(); it != g.preorder_end() && !candidates; ++it)
         if (GiNaC::is_a<GiNaC::symbol>(*it))
-            if (auto f = equations_with_.find(*it); f != equations_with_.end()) candidates = &f->second;
+            if (auto f = equations_with().find(*it); f != equations_with().end()) candidates = &f->second;
     static const std::vector<int> none;
     if (!candidates) candidates = &none;
     for (int eq : *candidates) {
@@ -960,13 +974,6 @@ ModeSet Explorer::run() {
     for (const WhenGuard& wg : when_guards)
         if (wg.per_state) read_by_trigger(*flat_.whens[wg.when].triggers[wg.trigger]);
 
-    for (std::size_t i = 0; i < flat_.equations.size(); ++i) {
-        std::set<ex, GiNaC::ex_is_less> syms;
-        ex r = flat_.equations[i].residual();
-        for (GiNaC::const_preorder_iterator it = r.preorder_begin(); it != r.preorder_end(); ++it)
-            if (GiNaC::is_a<GiNaC::symbol>(*it)) syms.insert(*it);
-        for (const ex& sym : syms) equations_with_[sym].push_back(static_cast<int>(i));
-    }
     State init = initial_state();
     std::map<State, bool> seen;
     std::map<std::vector<std::int64_t>, int> mode_index;
