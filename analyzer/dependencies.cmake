@@ -84,9 +84,12 @@ add_library(modeaudit::cvode ALIAS modeaudit_cvode)
 # malloc spent a quarter of the user time consolidating and unlinking free
 # chunks, a share that grew with the heap. With jemalloc the same check
 # takes 35-45 % less time at every size (tests/bench/README.md). Not with
-# the sanitizers, which bring their own allocator.
+# the sanitizers, which bring their own allocator, nor with
+# -DMODEAUDIT_JEMALLOC=OFF (for heap profilers that replace glibc's malloc,
+# such as heaptrack).
+option(MODEAUDIT_JEMALLOC "Link the modeaudit program and the benchmarks with jemalloc" ON)
 add_library(modeaudit_allocator INTERFACE)
-if(NOT MODEAUDIT_SANITIZE AND NOT MODEAUDIT_FUZZ)
+if(MODEAUDIT_JEMALLOC AND NOT MODEAUDIT_SANITIZE AND NOT MODEAUDIT_FUZZ)
   pkg_check_modules(JEMALLOC QUIET IMPORTED_TARGET jemalloc)
   if(NOT JEMALLOC_FOUND)
     modeaudit_missing("jemalloc" "libjemalloc-dev")

@@ -72,6 +72,20 @@ VarKind kind_of(const Member& m, const FlatModel& model) {
     return VarKind::Potential;
 }
 
+// What the connection equations need of one connector variable found by
+// the walk over the instance tree: an inside flow (zero when unconnected),
+// a stream variable (with its connector's flow variable), or a declared
+// element of an expandable connector (with the connector's path, for
+// messages).
+struct ConnectorItem {
+    enum class Kind { Flow, Stream, ExpandableElement } kind;
+    int variable;
+    int flow_variable;  // Stream
+    bool flow;          // ExpandableElement: declared a flow variable (refused)
+    SourceRange declaration;
+    std::string connector_path;  // ExpandableElement
+};
+
 class UnionFind {
 public:
     int size() const { return static_cast<int>(parent_.size()); }
@@ -178,7 +192,8 @@ int discrete_source(const FlatModel& model, const std::vector<int>& vars, Define
 }  // namespace
 
 bool resolve_connections(FlatModel& model, const flat::Instance& top, const std::vector<ConnectRecord>& connects,
-                         DiagnosticSink& sink, const std::vector<const ast::ClassDef*>& enumeration_of) {
+                         DiagnosticSink& sink, const std::vector<const ast::ClassDef*>& enumeration_of,
+                         const std::function<void()>& release) {
     UnionFind uf;
     NodeIndex node_of(model.variables.size());
     std::vector<Element> elements;
@@ -410,6 +425,60 @@ bool resolve_connections(FlatModel& model, const flat::Instance& top, const std:
     };
     for (const std::string& n : top.member_order) find_declared(top.members.at(n));
 
+    // Walk every connector instance once, keeping what the rest needs of
+    // the instance tree (below), so that the tree and the records can be
+    // freed before the connection equations are built.
+    std::vector<ConnectorItem> items;
+    std::function<void(const Member&, bool)> visit_connector = [&](const Member& m, bool in_connector) {
+        if (m.outer) return;  // visited where its inner element is declared
+        switch (m.kind) {
+            case Member::Kind::Array:
+                for (const Member& e : m.elements) visit_connector(e, in_connector);
+                return;
+            case Member::Kind::Object: {
+                if (m.expandable_connector())
+                    for (const std::string& n : m.object->member_order) {
+                        const Member& c = m.object->members.at(n);
+                        if (c.kind == Member::Kind::Scalar)
+                            items.push_back({ConnectorItem::Kind::ExpandableElement, c.variable, -1, c.prefix.flow,
+                                             c.declaration, m.object->path});
+                    }
+                bool conn = in_connector || m.is_connector;
+                int flow_var = -1;
+                if (m.is_connector)
+                    for (const std::string& n : m.object->member_order) {
+                        const Member& c = m.object->members.at(n);
+                        if (c.kind == Member::Kind::Scalar && c.prefix.flow) flow_var = c.variable;
+                    }
+                for (const std::string& n : m.object->member_order) {
+                    const Member& c = m.object->members.at(n);
+                    if (c.kind == Member::Kind::Scalar && m.is_connector) {
+                        const VarKind k = kind_of(c, model);
+                        if (k == VarKind::Flow)
+                            items.push_back({ConnectorItem::Kind::Flow, c.variable, -1, true, c.declaration, {}});
+                        if (k == VarKind::Stream)
+                            items.push_back({ConnectorItem::Kind::Stream, c.variable, flow_var, false, c.declaration, {}});
+                    } else {
+                        visit_connector(c, conn);
+                    }
+                }
+                for (const auto& [n, c] : m.object->inner_parts) visit_connector(c, conn);
+                return;
+            }
+            case Member::Kind::Scalar:
+                return;
+        }
+    };
+    for (const std::string& n : top.member_order) {
+        const Member& m = top.members.at(n);
+        if (m.kind == Member::Kind::Scalar) continue;
+        visit_connector(m, false);
+    }
+    for (const auto& [n, m] : top.inner_parts)
+        if (m.kind != Member::Kind::Scalar) visit_connector(m, false);
+    // From here on neither the instance tree nor the records are read.
+    if (release) release();
+
     // Sets in a deterministic order: by their smallest node (first
     // connection). Nodes are visited in increasing order, so a set is
     // numbered when its smallest node is met: the numbering is that order,
@@ -451,9 +520,11 @@ bool resolve_connections(FlatModel& model, const flat::Instance& top, const std:
     // Distinct variables of a potential set: the set that last took each.
     std::vector<std::size_t> taken_by(model.variables.size(), static_cast<std::size_t>(-1));
     // At most one equation per node (a set of m nodes gives m-1 equalities
-    // or one balance): room for them at once, instead of regrowing (and
-    // copying) the model's equations step by step.
-    model.equations.reserve(model.equations.size() + elements.size());
+    // or one balance) and one per unconnected flow: room for them at once,
+    // instead of regrowing (and copying) the model's equations step by step.
+    const auto flows = std::count_if(items.begin(), items.end(),
+                                     [](const ConnectorItem& c) { return c.kind == ConnectorItem::Kind::Flow; });
+    model.equations.reserve(model.equations.size() + elements.size() + static_cast<std::size_t>(flows));
     for (std::size_t s = 0; s < ordered.size(); ++s) {
         const std::vector<int>& members = ordered[s];
         VarKind k = kinds[static_cast<std::size_t>(members.front())];
@@ -524,7 +595,8 @@ bool resolve_connections(FlatModel& model, const flat::Instance& top, const std:
         }
     }
 
-    // Walk every connector instance: unconnected inside flows, stream pairing.
+    // The connector walk's items, in its order: unconnected inside flows,
+    // stream pairing, the elements of expandable connectors.
     struct StreamVar {
         int h;
         int flow;  // the connector's flow variable
@@ -535,111 +607,81 @@ bool resolve_connections(FlatModel& model, const flat::Instance& top, const std:
     // potentially present (9.1.3), not an unknown (marked exogenous: no
     // equation defines it and none needs it).
     std::optional<std::set<int>> read;
-    auto expandable_elements = [&](const Member& m) {
-        for (const std::string& n : m.object->member_order) {
-            const Member& c = m.object->members.at(n);
-            if (c.kind != Member::Kind::Scalar) continue;
-            if (c.prefix.flow) {
-                sink.report(rule::flatten_type_mismatch, c.declaration,
-                            fmt::format("'{}' is a flow variable of the expandable connector '{}'; the elements of an "
-                                        "expandable connector may not be flow variables (Modelica 3.6, 9.1.3)",
-                                        model.variables[static_cast<std::size_t>(c.variable)].name, m.object->path),
-                            {"put the flow variable in a connector of its own, declared in the expandable connector"});
-                ok = false;
-                continue;
-            }
-            if ((node_of.contains({c.variable, true}) || node_of.contains({c.variable, false})) && !not_present.count(c.variable))
-                continue;
-            if (!read) {
-                read.emplace();
-                auto add = [&](const ex& e) {
-                    for (GiNaC::const_preorder_iterator it = e.preorder_begin(); it != e.preorder_end(); ++it)
-                        if (GiNaC::is_a<GiNaC::symbol>(*it))
-                            if (auto meaning = model.symbols.meaning(GiNaC::ex_to<GiNaC::symbol>(*it)))
-                                read->insert(meaning->index);
-                };
-                std::function<void(const ConditionPtr&)> add_condition = [&](const ConditionPtr& cond) {
-                    if (!cond) return;
-                    add(cond->lhs);
-                    add(cond->rhs);
-                    if (cond->kind == Condition::Kind::Variable) read->insert(cond->variable);
-                    for (const ConditionPtr& o : cond->operands) add_condition(o);
-                };
-                for (const auto* list : {&model.equations, &model.initial_equations})
-                    for (const FlatEquation& e : *list) {
-                        add(e.lhs);
-                        add(e.rhs);
-                    }
-                for (const FlatAssert& a : model.asserts) add_condition(a.condition);
-                for (const ConditionPtr& cond : model.conditions) add_condition(cond);
-                for (const FlatWhen& w : model.whens) {
-                    for (const ConditionPtr& t : w.triggers) add_condition(t);
-                    for (const WhenAction& a : w.actions) {
-                        add(a.value);
-                        add(a.rhs);
-                        add_condition(a.bool_value);
-                    }
+    auto expandable_element = [&](const ConnectorItem& c) {
+        if (c.flow) {
+            sink.report(rule::flatten_type_mismatch, c.declaration,
+                        fmt::format("'{}' is a flow variable of the expandable connector '{}'; the elements of an "
+                                    "expandable connector may not be flow variables (Modelica 3.6, 9.1.3)",
+                                    model.variables[static_cast<std::size_t>(c.variable)].name, c.connector_path),
+                        {"put the flow variable in a connector of its own, declared in the expandable connector"});
+            ok = false;
+            return;
+        }
+        if ((node_of.contains({c.variable, true}) || node_of.contains({c.variable, false})) && !not_present.count(c.variable))
+            return;
+        if (!read) {
+            read.emplace();
+            auto add = [&](const ex& e) {
+                for (GiNaC::const_preorder_iterator it = e.preorder_begin(); it != e.preorder_end(); ++it)
+                    if (GiNaC::is_a<GiNaC::symbol>(*it))
+                        if (auto meaning = model.symbols.meaning(GiNaC::ex_to<GiNaC::symbol>(*it)))
+                            read->insert(meaning->index);
+            };
+            std::function<void(const ConditionPtr&)> add_condition = [&](const ConditionPtr& cond) {
+                if (!cond) return;
+                add(cond->lhs);
+                add(cond->rhs);
+                if (cond->kind == Condition::Kind::Variable) read->insert(cond->variable);
+                for (const ConditionPtr& o : cond->operands) add_condition(o);
+            };
+            for (const auto* list : {&model.equations, &model.initial_equations})
+                for (const FlatEquation& e : *list) {
+                    add(e.lhs);
+                    add(e.rhs);
+                }
+            for (const FlatAssert& a : model.asserts) add_condition(a.condition);
+            for (const ConditionPtr& cond : model.conditions) add_condition(cond);
+            for (const FlatWhen& w : model.whens) {
+                for (const ConditionPtr& t : w.triggers) add_condition(t);
+                for (const WhenAction& a : w.actions) {
+                    add(a.value);
+                    add(a.rhs);
+                    add_condition(a.bool_value);
                 }
             }
-            FlatVariable& var = model.variables[static_cast<std::size_t>(c.variable)];
-            if (read->count(c.variable)) {
-                sink.report(rule::flatten_type_mismatch, c.declaration,
-                            fmt::format("'{}' is declared in the expandable connector '{}' but connected nowhere, so "
-                                        "it is only potentially present and cannot be read (Modelica 3.6, 9.1.3)",
-                                        var.name, m.object->path),
-                            {"connect it to a connector that gives its value"});
-                ok = false;
-            } else if (var.variability == Variability::Continuous) {
-                var.exogenous = true;
-            }
+        }
+        FlatVariable& var = model.variables[static_cast<std::size_t>(c.variable)];
+        if (read->count(c.variable)) {
+            sink.report(rule::flatten_type_mismatch, c.declaration,
+                        fmt::format("'{}' is declared in the expandable connector '{}' but connected nowhere, so "
+                                    "it is only potentially present and cannot be read (Modelica 3.6, 9.1.3)",
+                                    var.name, c.connector_path),
+                        {"connect it to a connector that gives its value"});
+            ok = false;
+        } else if (var.variability == Variability::Continuous) {
+            var.exogenous = true;
         }
     };
-    std::function<void(const Member&, bool)> visit_connector = [&](const Member& m, bool in_connector) {
-        if (m.outer) return;  // visited where its inner element is declared
-        switch (m.kind) {
-            case Member::Kind::Array:
-                for (const Member& e : m.elements) visit_connector(e, in_connector);
-                return;
-            case Member::Kind::Object: {
-                if (m.expandable_connector()) expandable_elements(m);
-                bool conn = in_connector || m.is_connector;
-                int flow_var = -1;
-                if (m.is_connector)
-                    for (const std::string& n : m.object->member_order) {
-                        const Member& c = m.object->members.at(n);
-                        if (c.kind == Member::Kind::Scalar && c.prefix.flow) flow_var = c.variable;
-                    }
-                for (const std::string& n : m.object->member_order) {
-                    const Member& c = m.object->members.at(n);
-                    if (c.kind == Member::Kind::Scalar && m.is_connector) {
-                        VarKind k = kind_of(c, model);
-                        if (k == VarKind::Flow && !node_of.contains({c.variable, true})) {
-                            FlatEquation e;
-                            e.lhs = model.symbols.variable(c.variable);
-                            e.rhs = 0;
-                            e.range = c.declaration;
-                            e.origin = "unconnected flow: " + model.variables[static_cast<std::size_t>(c.variable)].name;
-                            model.equations.push_back(std::move(e));
-                        }
-                        if (k == VarKind::Stream) streams.push_back({c.variable, flow_var});
-                    } else {
-                        visit_connector(c, conn);
-                    }
+    for (const ConnectorItem& c : items) {
+        switch (c.kind) {
+            case ConnectorItem::Kind::Flow:
+                if (!node_of.contains({c.variable, true})) {
+                    FlatEquation e;
+                    e.lhs = model.symbols.variable(c.variable);
+                    e.rhs = 0;
+                    e.range = c.declaration;
+                    e.origin = "unconnected flow: " + model.variables[static_cast<std::size_t>(c.variable)].name;
+                    model.equations.push_back(std::move(e));
                 }
-                for (const auto& [n, c] : m.object->inner_parts) visit_connector(c, conn);
-                return;
-            }
-            case Member::Kind::Scalar:
-                return;
+                break;
+            case ConnectorItem::Kind::Stream:
+                streams.push_back({c.variable, c.flow_variable});
+                break;
+            case ConnectorItem::Kind::ExpandableElement:
+                expandable_element(c);
+                break;
         }
-    };
-    for (const std::string& n : top.member_order) {
-        const Member& m = top.members.at(n);
-        if (m.kind == Member::Kind::Scalar) continue;
-        visit_connector(m, false);
     }
-    for (const auto& [n, m] : top.inner_parts)
-        if (m.kind != Member::Kind::Scalar) visit_connector(m, false);
     if (!ok) return false;
 
     // inStream / actualStream.

@@ -12,6 +12,7 @@
 // variables are removed and one representative kept per alias class.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -43,9 +44,14 @@ struct ConnectRecord {
 // as flatten-type-mismatch and returns false (an input error).
 // `enumeration_of` (per flat variable, null where it is none) tells the
 // enumeration type of a variable, checked where an element of an expandable
-// connector is joined to a connector.
+// connector is joined to a connector. `release`, when given, is called once
+// the instance tree, `connects` and `enumeration_of` are no longer read,
+// before the connection equations are built: the caller may free them
+// there, so that the equations take their memory instead of fresh pages
+// (on the RC ladder the tree and the records are a third of the peak).
 bool resolve_connections(FlatModel& model, const flat::Instance& top, const std::vector<ConnectRecord>& connects,
-                         DiagnosticSink& sink, const std::vector<const ast::ClassDef*>& enumeration_of = {});
+                         DiagnosticSink& sink, const std::vector<const ast::ClassDef*>& enumeration_of = {},
+                         const std::function<void()>& release = {});
 
 // Removes alias equations; records each eliminated variable in model.aliases.
 void eliminate_aliases(FlatModel& model);

@@ -539,8 +539,19 @@ std::unique_ptr<FlatModel> Flattener::run() {
     std::vector<PendingBinding>().swap(bindings_);
     sections_.clear();
 
-    // 5. Connections, then inStream/actualStream, then aliases.
-    if (!resolve_connections(*model_, top, connects_, sink_, variable_enumeration_)) return nullptr;
+    // 5. Connections, then inStream/actualStream, then aliases. The
+    //    instance tree and the connect records are freed as soon as the
+    //    connections no longer read them, before their equations are built.
+    auto release_instances = [this] {
+        std::vector<ConnectRecord>().swap(connects_);
+        std::vector<const ast::ClassDef*>().swap(variable_enumeration_);
+        package_instances_.clear();
+        deferred_.clear();
+        later_.clear();
+        std::vector<Instance*>().swap(order_);
+        std::deque<Instance>().swap(instances_);
+    };
+    if (!resolve_connections(*model_, top, connects_, sink_, variable_enumeration_, release_instances)) return nullptr;
     eliminate_aliases(*model_);
     return std::move(model_);
 }
