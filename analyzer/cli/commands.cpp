@@ -402,7 +402,7 @@ std::string render_json(const PipelineState& state, const PipelineResult& result
         // The declared units (unit = "..."), for the report's tables and plots.
         Json units = Json::object();
         for (const FlatVariable& v : state.flat->variables)
-            if (!v.unit.empty()) units[v.name] = v.unit;
+            if (v.unit && !v.unit->empty()) units[v.name] = *v.unit;
         if (!units.empty()) j["units"] = units;
     }
     j["modes"] = modes_to_json(state);

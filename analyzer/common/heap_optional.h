@@ -34,6 +34,10 @@ public:
         p_ = std::make_unique<T>(std::move(v));
         return *this;
     }
+    HeapOptional& operator=(const std::optional<T>& v) {
+        p_ = v ? std::make_unique<T>(*v) : nullptr;
+        return *this;
+    }
     HeapOptional& operator=(std::nullopt_t) {
         p_.reset();
         return *this;

@@ -462,7 +462,7 @@ bool resolve_connections(FlatModel& model, const flat::Instance& top, const std:
                         visit_connector(c, conn);
                     }
                 }
-                for (const auto& [n, c] : m.object->inner_parts) visit_connector(c, conn);
+                for (const auto& [n, c] : m.object->inner_parts()) visit_connector(c, conn);
                 return;
             }
             case Member::Kind::Scalar:
@@ -474,7 +474,7 @@ bool resolve_connections(FlatModel& model, const flat::Instance& top, const std:
         if (m.kind == Member::Kind::Scalar) continue;
         visit_connector(m, false);
     }
-    for (const auto& [n, m] : top.inner_parts)
+    for (const auto& [n, m] : top.inner_parts())
         if (m.kind != Member::Kind::Scalar) visit_connector(m, false);
     // From here on neither the instance tree nor the records are read.
     if (release) release();

@@ -53,7 +53,6 @@ void Flattener::add_equation(const Value& l, const Value& r, const ast::Equation
         fe.origin = origin;
         fe.active_when = ec.active;
         fe.initial = ec.initial;
-        fe.suppress = ec.suppress;
         (ec.initial ? model_->initial_equations : model_->equations).push_back(std::move(fe));
     }
     (void)src;
@@ -127,8 +126,7 @@ void Flattener::equation(const ast::Equation& eq, const EqCtx& outer) {
     EqCtx ec = outer;
     if (eq.annotation) {
         auto s = suppressions(eq.annotation.get(), ec.ctx);
-        ec.suppress.insert(ec.suppress.end(), s.begin(), s.end());
-        if (!s.empty()) model_->suppressions.push_back({eq.range, s});
+        if (!s.empty()) model_->suppressions.push_back({eq.range, std::move(s)});
     }
     const Ctx& ctx = ec.ctx;
     switch (eq.kind) {

@@ -61,9 +61,13 @@ struct FlatVariable {
 
     std::optional<GiNaC::ex> start;
     bool fixed = false;
-    std::optional<GiNaC::ex> min, max, nominal;
-    std::string unit;
-    std::string description;
+    // Rare attributes on the heap, a pointer's size each here: a model has
+    // millions of variables, copied at each growth of the vector holding
+    // them. (The declaration's description and suppressions are not kept:
+    // nothing reads them from here; suppressions go to
+    // FlatModel::suppressions.)
+    HeapOptional<GiNaC::ex> min, max, nominal;
+    HeapOptional<std::string> unit;  // as declared (unit = "V")
 
     // Parameters and constants: the value (numeric once evaluated). A
     // parameter kept symbolic (Evaluate = false, or no value with min/max)
@@ -73,7 +77,6 @@ struct FlatVariable {
     bool unknown_constant = false;    // no value; only its [min, max] is known
 
     HeapOptional<InvariantDecl> invariant;  // rare: on the heap, a pointer's size here
-    std::vector<std::string> suppress;  // rule ids silenced on this component
 
     SourceRange range;
 };
@@ -105,7 +108,7 @@ struct FlatEquation {
     // branch path through enclosing if-equations); empty: always active.
     std::vector<std::pair<int, bool>> active_when;
     bool initial = false;  // from an `initial equation` / `initial algorithm`
-    std::vector<std::string> suppress;
+    // (Its suppressions are FlatModel::suppressions, by source range.)
 
     GiNaC::ex residual() const { return lhs - rhs; }
 };

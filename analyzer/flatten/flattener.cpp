@@ -357,10 +357,10 @@ void Flattener::process_attributes() {
                 }
                 if (any) V().invariant = inv;
             }
-            V().suppress = suppressions(pa.decl->annotation.get(), ctx);
-            if (!V().suppress.empty() &&
+            std::vector<std::string> suppress = suppressions(pa.decl->annotation.get(), ctx);
+            if (!suppress.empty() &&
                 (model_->suppressions.empty() || !(model_->suppressions.back().range == pa.decl->range)))
-                model_->suppressions.push_back({pa.decl->range, V().suppress});
+                model_->suppressions.push_back({pa.decl->range, std::move(suppress)});
         }
     }
     in_attributes_ = false;
@@ -459,7 +459,7 @@ void Flattener::walk_sections(Instance* inst) {
             for (const Member& e : m.elements) visit(e);
     };
     for (const std::string& name : inst->member_order) visit(inst->members.at(name));
-    for (const auto& [name, m] : inst->inner_parts) visit(m);
+    for (const auto& [name, m] : inst->inner_parts()) visit(m);
 }
 
 std::unique_ptr<FlatModel> Flattener::run() {

@@ -347,7 +347,7 @@ private:
     void check_modifier_names(Instance& inst, const ModPtr& mod) {
         if (!mod) return;
         for (const std::string& name : mod->arg_order)
-            if (!inst.members.count(name) && !inst.absent.count(name) && !redeclared_conditional(inst, name))
+            if (!inst.members.count(name) && !inst.absent().count(name) && !redeclared_conditional(inst, name))
                 fail(rule::flatten_undefined_name, mod->args.at(name)->range,
                      fmt::format("'{}' has no component '{}' to modify", inst.cls ? inst.cls->name : inst.path, name));
     }
@@ -472,7 +472,6 @@ private:
         Ctx ctx;
         std::vector<std::pair<int, bool>> active;
         bool initial = false;
-        std::vector<std::string> suppress;
     };
     void equations(const std::vector<ast::Equation>& eqs, const EqCtx& ec);
     void equation(const ast::Equation& eq, const EqCtx& ec);

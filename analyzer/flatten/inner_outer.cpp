@@ -11,11 +11,11 @@ namespace modeaudit::flat {
 const InnerElement* find_inner(Instance& inst, const std::string& name,
                                const std::function<bool(Instance&)>& add_pending) {
     for (Instance* up = inst.parent; up; up = up->parent) {
-        auto it = up->inners.find(name);
-        if (it != up->inners.end()) return &it->second;
+        auto it = up->inners().find(name);
+        if (it != up->inners().end()) return &it->second;
         if (!up->members.count(name) && add_pending(*up)) {
-            it = up->inners.find(name);
-            if (it != up->inners.end()) return &it->second;
+            it = up->inners().find(name);
+            if (it != up->inners().end()) return &it->second;
         }
     }
     return nullptr;
@@ -102,17 +102,17 @@ void Flattener::register_inner(Instance& inst, const LexScope* lex, const ast::C
     ie.declaration = d.range;
     if (!cc.outer) {
         ie.member = &inst.members.at(d.name);
-        inst.inners[d.name] = ie;
+        inst.extras().inners[d.name] = ie;
         return;
     }
     // `inner outer x`: what was built is the inner part, for the elements
     // below; x itself refers to the inner element further up.
-    inst.inner_parts[d.name] = inst.members.at(d.name);
+    inst.extras().inner_parts[d.name] = inst.members.at(d.name);
     inst.members.erase(d.name);
     inst.member_order.erase(std::find(inst.member_order.begin(), inst.member_order.end(), d.name));
-    ie.member = &inst.inner_parts.at(d.name);
+    ie.member = &inst.inner_parts().at(d.name);
     add_outer(inst, lex, cc, d, nullptr, stack, true);
-    inst.inners[d.name] = ie;
+    inst.extras().inners[d.name] = ie;
 }
 
 }  // namespace modeaudit::flat_impl

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "common/heap_optional.h"
 #include "parse/ast.h"
 
 namespace modeaudit::flat {
@@ -87,6 +88,17 @@ struct InnerElement {
     SourceRange declaration;
 };
 
+// What few instances have: inner elements and conditional components.
+struct InstanceExtras {
+    // The inner elements this instance declares, by name (5.4). For `inner
+    // outer x` the inner part is an instance of its own, held in inner_parts
+    // (x itself, in Instance::members, is the outer part).
+    std::map<std::string, InnerElement> inners;
+    std::map<std::string, Member> inner_parts;
+    std::set<std::string> absent;      // conditional components whose condition is false
+    std::set<std::string> conditional; // conditional components whose condition is true
+};
+
 struct Instance {
     std::string path;                  // "" for the model itself, "r1", "c[2]"
     const LexScope* lex = nullptr;     // the class's scope, for lookups inside it
@@ -99,22 +111,35 @@ struct Instance {
     // input, output) apply to each of its components.
     bool is_record = false;
     ast::TypePrefix record_prefix;
-    // The inner elements this instance declares, by name (5.4). For `inner
-    // outer x` the inner part is an instance of its own, held in inner_parts
-    // (x itself, in members, is the outer part).
-    std::map<std::string, InnerElement> inners;
-    std::map<std::string, Member> inner_parts;
     std::map<std::string, Member> members;
-    std::set<std::string> absent;      // conditional components whose condition is false
-    std::set<std::string> conditional; // conditional components whose condition is true
     std::vector<std::string> member_order;
     int depth = 0;
+    // The rare parts (InstanceExtras) on the heap, made on first write: a
+    // model has an instance per component, a hundred thousand in a large
+    // one, and few of them declare inner elements or conditional components.
+    HeapOptional<InstanceExtras> extras_;
+    InstanceExtras& extras() {
+        if (!extras_) extras_ = InstanceExtras{};
+        return *extras_;
+    }
+    const std::map<std::string, InnerElement>& inners() const { return extras_ ? extras_->inners : none().inners; }
+    const std::map<std::string, Member>& inner_parts() const {
+        return extras_ ? extras_->inner_parts : none().inner_parts;
+    }
+    const std::set<std::string>& absent() const { return extras_ ? extras_->absent : none().absent; }
+    const std::set<std::string>& conditional() const { return extras_ ? extras_->conditional : none().conditional; }
 
     std::string qualify(const std::string& local) const {
         return path.empty() ? local : path + "." + local;
     }
     // An instance of an expandable connector class (Modelica 3.6, 9.1.3).
     bool expandable() const { return cls && cls->expandable; }
+
+private:
+    static const InstanceExtras& none() {
+        static const InstanceExtras empty;
+        return empty;
+    }
 };
 
 inline bool Member::expandable_connector() const {

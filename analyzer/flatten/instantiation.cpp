@@ -145,7 +145,7 @@ void Flattener::add_elements(Instance& inst, ClassHit hit, ModPtr mod,
         if (el.kind != ast::Element::Kind::Component || !el.component->redeclare) continue;
         // Replaced in a base class above (or refused there).
         for (const ast::ComponentDecl& d : el.component->decls)
-            if (!inst.members.count(d.name) && !inst.absent.count(d.name) && !redeclared_conditional(inst, d.name))
+            if (!inst.members.count(d.name) && !inst.absent().count(d.name) && !redeclared_conditional(inst, d.name))
                 fail(rule::flatten_undefined_name, d.name_range,
                      fmt::format("'{}' redeclares '{}', which none of its base classes declares", cls.name, d.name));
     }
@@ -183,7 +183,7 @@ void Flattener::add_component(Instance& inst, const LexScope* lex, const ast::Co
         std::pair<Instance*, std::string> k;
         ~Done() { s.erase(k); }
     } done{adding_, {&inst, d.name}};
-    if (inst.members.count(d.name) || inst.absent.count(d.name))
+    if (inst.members.count(d.name) || inst.absent().count(d.name))
         fail(rule::flatten_type_mismatch, d.name_range,
              fmt::format("'{}' is declared twice in '{}'", d.name, inst.cls->name));
     // `outer x` is the inner element x of an enclosing instance (inner_outer.h);
@@ -425,7 +425,6 @@ int Flattener::make_variable(Instance& inst, const std::string& name, const Type
     v.output = prefix.output;
     v.is_protected = is_protected;
     v.declared_discrete = prefix.discrete;
-    v.description = d.description;
     v.range = d.range;
     if (prefix.constant)
         v.variability = Variability::Constant;
@@ -529,12 +528,12 @@ void Flattener::add_conditional_components(Instance& inst, std::vector<const ast
                              inst.qualify(dc.decl->name)));
         if (c->value) {
             add_component(inst, dc.lex, *dc.clause, *dc.decl, dc.mod, dc.is_protected, stack);
-            inst.conditional.insert(dc.decl->name);
+            inst.extras().conditional.insert(dc.decl->name);
         } else {
-            if (inst.members.count(dc.decl->name) || inst.absent.count(dc.decl->name))
+            if (inst.members.count(dc.decl->name) || inst.absent().count(dc.decl->name))
                 fail(rule::flatten_type_mismatch, dc.decl->name_range,
                      fmt::format("'{}' is declared twice in '{}'", dc.decl->name, inst.cls->name));
-            inst.absent.insert(dc.decl->name);
+            inst.extras().absent.insert(dc.decl->name);
         }
     }
 }
@@ -544,7 +543,7 @@ bool Flattener::through_absent(const ast::ComponentRef& ref, const Ctx& ctx) {
     const Instance* in = ctx.inst;
     for (std::size_t i = 0; i < ref.parts.size() && in; ++i) {
         const ast::NamePart& part = ref.parts[i];
-        if (in->absent.count(part.ident)) return true;
+        if (in->absent().count(part.ident)) return true;
         auto it = in->members.find(part.ident);
         if (it == in->members.end()) return false;
         const Member* m = &it->second;

@@ -167,7 +167,7 @@ Resolved Flattener::resolve(const ast::ComponentRef& ref, const Ctx& ctx) {
         if (it == where->members.end() && !ref.global && add_on_demand(*where, first.ident, first.range))
             it = where->members.find(first.ident);
         if (it != where->members.end()) cur = &it->second;
-        if (cur && !ref.global && !connecting_ && where->conditional.count(first.ident))
+        if (cur && !ref.global && !connecting_ && where->conditional().count(first.ident))
             fail(rule::flatten_type_mismatch, first.range,
                  fmt::format("'{}' is a conditional component: it may be used only in connect equations "
                              "(Modelica 3.6, 4.4.5), not in an expression",
@@ -182,7 +182,7 @@ Resolved Flattener::resolve(const ast::ComponentRef& ref, const Ctx& ctx) {
             if (it != up->members.end() && it->second.prefix.constant) cur = &it->second;
         }
     }
-    if (!cur && where && !ref.global && where->absent.count(first.ident))
+    if (!cur && where && !ref.global && where->absent().count(first.ident))
         fail(rule::flatten_undefined_name, first.range,
              fmt::format("'{}' is a conditional component whose condition is false, so it does not exist; "
                          "it may be used only in connect equations (which are then dropped)",
@@ -229,7 +229,7 @@ Resolved Flattener::resolve(const ast::ComponentRef& ref, const Ctx& ctx) {
                 fail(rule::flatten_undefined_name, part.range,
                      fmt::format("'{}' has no component '{}'", name, part.ident));
             auto it = cur->object->members.find(part.ident);
-            if (it == cur->object->members.end() && cur->object->absent.count(part.ident))
+            if (it == cur->object->members.end() && cur->object->absent().count(part.ident))
                 fail(rule::flatten_undefined_name, part.range,
                      fmt::format("'{}.{}' is a conditional component whose condition is false, so it does not "
                                  "exist; it may be used only in connect equations (which are then dropped)",

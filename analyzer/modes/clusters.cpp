@@ -76,7 +76,9 @@ void ModelReader::assertion(const FlatAssert& a, Reads& r) const {
 
 void ModelReader::attributes(int v, Reads& r) const {
     const FlatVariable& var = flat_.variables[static_cast<std::size_t>(v)];
-    for (const auto* a : {&var.start, &var.min, &var.max, &var.nominal, &var.value})
+    for (const auto* a : {&var.start, &var.value})
+        if (*a) read(**a, r);
+    for (const auto* a : {&var.min, &var.max, &var.nominal})
         if (*a) read(**a, r);
     if (var.invariant && var.invariant->rate) read(*var.invariant->rate, r);
 }

@@ -77,7 +77,8 @@ TEST(Flatten, ShortTypeDefinitionsCarryAttributes) {
     ASSERT_TRUE(fe.state.flat) << fe.diagnostics();
     const FlatVariable& v = fe.flat().variables[fe.flat().find_variable("v")];
     const FlatVariable& w = fe.flat().variables[fe.flat().find_variable("w")];
-    EXPECT_EQ(v.unit, "V");
+    ASSERT_TRUE(v.unit);
+    EXPECT_EQ(*v.unit, "V");
     EXPECT_TRUE(same(*v.start, 2));  // the declaration's modifier wins over the type's
     EXPECT_TRUE(same(*w.start, 1));
 }

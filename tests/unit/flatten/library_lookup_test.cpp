@@ -98,7 +98,9 @@ TEST(LibraryLookup, TheFourKindsOfImport) {
     ASSERT_FALSE(fe.result.stopped_on_input_error) << fe.diagnostics();
     EXPECT_DOUBLE_EQ(value_of(fe, "a"), 3.25);
     EXPECT_DOUBLE_EQ(value_of(fe, "b"), 6.5);
-    EXPECT_EQ(fe.flat().variables[static_cast<std::size_t>(fe.flat().find_variable("u"))].unit, "V");
+    const FlatVariable& u = fe.flat().variables[static_cast<std::size_t>(fe.flat().find_variable("u"))];
+    ASSERT_TRUE(u.unit);
+    EXPECT_EQ(*u.unit, "V");
 }
 
 TEST(LibraryLookup, DeclaredButNotReachableSaysHowToWriteIt) {
