@@ -136,13 +136,11 @@ ConditionPtr subs_condition(const ConditionPtr& c, const Subs& subs) {
 
 }  // namespace
 
-void substitute_everywhere(FlatModel& model, const GiNaC::exmap& map) {
-    if (map.empty()) return;
-    // A map of symbols (the aliases) by a hash index: each expression is
-    // substituted with the few entries for its own symbols.
-    std::optional<SymbolSubstitution> by_symbol;
-    if (SymbolSubstitution::symbols_only(map)) by_symbol.emplace(map);
-    auto subs = [&](const ex& e, unsigned options) { return by_symbol ? by_symbol->apply(e, options) : e.subs(map, options); };
+namespace {
+
+// `subs(e, options)` substitutes in one expression.
+template <class Subs>
+void substitute_with(FlatModel& model, const Subs& subs) {
     for (auto* list : {&model.equations, &model.initial_equations})
         for (FlatEquation& e : *list) {
             e.lhs = subs(e.lhs, kExactSubs);
@@ -164,6 +162,24 @@ void substitute_everywhere(FlatModel& model, const GiNaC::exmap& map) {
     for (ConditionPtr& c : model.conditions) c = subs_condition(c, subs);
     for (FlatVariable& v : model.variables)
         if (v.invariant && v.invariant->rate) v.invariant->rate = subs(*v.invariant->rate, 0);
+}
+
+}  // namespace
+
+void substitute_everywhere(FlatModel& model, const GiNaC::exmap& map) {
+    if (map.empty()) return;
+    // A map of symbols (the aliases) by a hash index: each expression is
+    // substituted with the few entries for its own symbols.
+    if (SymbolSubstitution::symbols_only(map)) {
+        substitute_everywhere(model, SymbolSubstitution(map));
+        return;
+    }
+    substitute_with(model, [&](const ex& e, unsigned options) { return e.subs(map, options); });
+}
+
+void substitute_everywhere(FlatModel& model, const SymbolSubstitution& by_symbol) {
+    if (by_symbol.empty()) return;
+    substitute_with(model, [&](const ex& e, unsigned options) { return by_symbol.apply(e, options); });
 }
 
 namespace {
@@ -320,8 +336,9 @@ bool resolve_connections(FlatModel& model, const flat::Instance& top, const std:
         }
         auto side_node = [&](const ConnectorRef& c) -> int {
             if (c.expandable_in && !c.member) {
-                auto it = instance_at.find(*c.expandable_in);
-                return added_node(it == instance_at.end() ? nullptr : it->second, *c.expandable_in, c.element, c.range);
+                const ExpandableElementRef& at = *c.expandable_in;
+                auto it = instance_at.find(at.connector_path);
+                return added_node(it == instance_at.end() ? nullptr : it->second, at.connector_path, at.element, c.range);
             }
             if (c.member->kind != Member::Kind::Scalar) {
                 unsupported(*rec, fmt::format("'{}' is a structured connector; only scalar connectors join an element "
@@ -826,17 +843,12 @@ void eliminate_aliases(FlatModel& model) {
         }
         removed[i] = true;
     }
-    // The substitution's entries (one per symbol of an alias: its
-    // derivatives and left limit too), gathered first and then put in the
-    // map in the map's own order, each at its end: no search down a tree
-    // of every alias per insertion. GiNaC orders by hash first, then (for
-    // equal hashes) by comparison; the hashes are read once, here.
-    struct Entry {
-        unsigned hash;
-        ex key, value;
-    };
-    std::vector<Entry> entries;
-    auto substitute = [&](const ex& key, const ex& value) { entries.push_back({key.gethash(), key, value}); };
+    // The substitution's entries: one per symbol of an alias (its
+    // derivatives and left limit too), each a distinct symbol. They go to
+    // the substitution's hash index as they are, with no ordered map of
+    // them (which took a sort and a tree of every alias).
+    std::vector<std::pair<ex, ex>> entries;
+    auto substitute = [&](const ex& key, const ex& value) { entries.emplace_back(key, value); };
     for (std::size_t v = 0; v < model.variables.size(); ++v) {
         int vi = static_cast<int>(v);
         int r = find(vi);
@@ -861,12 +873,6 @@ void eliminate_aliases(FlatModel& model) {
             rep.fixed = al.fixed;
         }
     }
-    std::sort(entries.begin(), entries.end(), [](const Entry& x, const Entry& y) {
-        return x.hash != y.hash ? x.hash < y.hash : x.key.compare(y.key) < 0;
-    });
-    GiNaC::exmap map;
-    for (Entry& e : entries) map.emplace_hint(map.end(), std::move(e.key), std::move(e.value));
-    entries = {};
     // Compacted in place: a second vector of the kept equations would take
     // as much fresh memory again.
     std::size_t kept = 0;
@@ -876,7 +882,7 @@ void eliminate_aliases(FlatModel& model) {
             ++kept;
         }
     model.equations.erase(model.equations.begin() + static_cast<std::ptrdiff_t>(kept), model.equations.end());
-    substitute_everywhere(model, map);
+    substitute_everywhere(model, SymbolSubstitution(std::move(entries)));
 }
 
 }  // namespace modeaudit

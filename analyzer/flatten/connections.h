@@ -18,20 +18,26 @@
 #include <vector>
 
 #include "common/diagnostics.h"
+#include "common/heap_optional.h"
 #include "flatten/flat_model.h"
 #include "flatten/instance.h"
+#include "flatten/symbol_substitution.h"
 
 namespace modeaudit {
+
+// An element not declared in an expandable connector (Modelica 3.6,
+// 9.1.3): the connector instance's path and the element's name.
+struct ExpandableElementRef {
+    std::string connector_path;
+    std::string element;
+};
 
 struct ConnectorRef {
     const flat::Member* member = nullptr;  // null for an element added to an expandable connector
     std::string name;
     bool inside = false;
     SourceRange range;
-    // An element not declared in an expandable connector (Modelica 3.6,
-    // 9.1.3): the connector instance's path and the element's name.
-    std::optional<std::string> expandable_in;
-    std::string element;
+    HeapOptional<ExpandableElementRef> expandable_in;  // rare: on the heap, a pointer's size here
 };
 
 struct ConnectRecord {
@@ -59,5 +65,6 @@ void eliminate_aliases(FlatModel& model);
 // Substitutes in every expression of the model (equations, conditions,
 // when-clauses, asserts, invariants).
 void substitute_everywhere(FlatModel& model, const GiNaC::exmap& map);
+void substitute_everywhere(FlatModel& model, const SymbolSubstitution& by_symbol);
 
 }  // namespace modeaudit

@@ -368,8 +368,7 @@ void Flattener::connect(const ast::Equation& eq, const EqCtx& ec) {
         if (r.expandable_in) {  // an element of an expandable connector (added by the connection if undeclared)
             out.member = r.member;
             out.name = r.name;
-            out.expandable_in = *r.expandable_in;
-            out.element = r.element;
+            out.expandable_in = ExpandableElementRef{*r.expandable_in, r.element};
             out.inside = e.ref.parts.size() > 1;
             out.range = e.range;
             return;
@@ -386,7 +385,7 @@ void Flattener::connect(const ast::Equation& eq, const EqCtx& ec) {
     side(*eq.lhs, rec.a);
     side(*eq.rhs, rec.b);
     rec.text = fmt::format("connect({}, {})", rec.a.name, rec.b.name);
-    connects_.push_back(rec);
+    connects_.push_back(std::move(rec));
 }
 
 }  // namespace modeaudit::flat_impl

@@ -54,6 +54,28 @@ TEST(SymbolSubstitution, EntriesNotedLaterAreUsed) {
     EXPECT_TRUE(by_symbol.apply(a + b, kExactSubs).is_equal(2 * c + b));
 }
 
+TEST(SymbolSubstitution, OwnedEntriesGiveWhatTheMapGives) {
+    // Many entries, so that the index grows, probes collide and wraps.
+    std::vector<symbol> x;
+    for (int i = 0; i < 3000; ++i) x.emplace_back("y" + std::to_string(i));
+    GiNaC::exmap map;
+    std::vector<std::pair<ex, ex>> entries;
+    for (std::size_t i = 0; i + 1 < x.size(); i += 3) {
+        const ex value = (i % 2 ? -1 : 1) * ex(x[i + 1]) + static_cast<int>(i % 5);
+        map[x[i]] = value;
+        entries.emplace_back(x[i], value);
+    }
+    // An equal symbol reached through a different object is found too.
+    const symbol copy = x[3];
+    const SymbolSubstitution owned(std::move(entries));
+    EXPECT_FALSE(owned.empty());
+    ex sum = 0;
+    for (std::size_t i = 0; i < x.size(); i += 7) sum += GiNaC::pow(x[i], 2) - x[(i * 13) % x.size()];
+    for (const ex& e : {sum, ex(copy) * x[2] + GiNaC::cos(x[9]), ex(x[1] + x[2])})
+        EXPECT_TRUE(owned.apply(e, kExactSubs).is_equal(e.subs(map, kExactSubs))) << e;
+    EXPECT_TRUE(SymbolSubstitution(std::vector<std::pair<ex, ex>>{}).empty());
+}
+
 TEST(SymbolSubstitution, OnlyMapsOfSymbolsQualify) {
     symbol a("a"), b("b");
     EXPECT_TRUE(SymbolSubstitution::symbols_only({{a, b}}));
