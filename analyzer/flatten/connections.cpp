@@ -758,9 +758,13 @@ bool resolve_connections(FlatModel& model, const flat::Instance& top, const std:
         }
     }
     substitute_everywhere(model, stream_map);
+    // Each side looked at as it is (building the residual lhs - rhs of every
+    // equation cost more than the search itself).
+    const ex in_pattern = in_stream(GiNaC::wild()), actual_pattern = actual_stream(GiNaC::wild());
+    auto streams_left = [&](const ex& side) { return side.has(in_pattern) || side.has(actual_pattern); };
     for (const auto* list : {&model.equations, &model.initial_equations})
         for (const FlatEquation& e : *list)
-            if (e.residual().has(in_stream(GiNaC::wild())) || e.residual().has(actual_stream(GiNaC::wild()))) {
+            if (streams_left(e.lhs) || streams_left(e.rhs)) {
                 sink.report(rule::flatten_type_mismatch, e.range,
                             "inStream()/actualStream() of a variable that is not a stream variable of a connector");
                 return false;

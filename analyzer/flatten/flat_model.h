@@ -204,7 +204,7 @@ public:
 private:
     std::vector<GiNaC::ex> vars_;
     mutable std::map<std::pair<int, int>, GiNaC::ex> ders_;
-    mutable std::map<int, int> max_order_;
+    mutable std::vector<int> max_order_;  // per variable (shorter: 0 beyond)
     mutable std::map<int, GiNaC::ex> pres_;
     std::vector<GiNaC::ex> conds_;
     GiNaC::ex time_{GiNaC::symbol("time")};
