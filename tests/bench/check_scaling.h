@@ -34,7 +34,7 @@ struct CheckMeasure {
     // so this part grows with the memory touched: see first_touch_seconds).
     double user_seconds = 0;
     double system_seconds = 0;
-    double page_faults = 0;  // minor faults: pages touched for the first time
+    double page_faults = 0;  // minor faults: pages touched first, or again after the allocator gave them back
     double peak_mib = 0;
     double modes = 0;        // modes the modes stage reports (global or per cluster: see the caller)
     std::array<double, 10> stage_seconds{};       // CPU, parse .. verification, in table order
