@@ -249,8 +249,9 @@ bool resolve_connections(FlatModel& model, const flat::Instance& top, const std:
                 return true;
             case Member::Kind::Object: {
                 const auto& ao = a.object->member_order;
-                const auto& bo = b.object->member_order;
-                std::vector<std::string> as(ao), bs(bo);
+                std::vector<std::string> as, bs;
+                for (const flat::Instance::MemberEntry* e : ao) as.push_back(e->first);
+                for (const flat::Instance::MemberEntry* e : b.object->member_order) bs.push_back(e->first);
                 std::sort(as.begin(), as.end());
                 std::sort(bs.begin(), bs.end());
                 if (as != bs) {
@@ -258,8 +259,8 @@ bool resolve_connections(FlatModel& model, const flat::Instance& top, const std:
                                 fmt::format("{}: connectors '{}' and '{}' have different variables", rec.text, an, bn));
                     return false;
                 }
-                for (const std::string& n : ao)
-                    if (!pair(a.object->members.at(n), b.object->members.at(n), rec, an + "." + n, bn + "." + n))
+                for (const flat::Instance::MemberEntry* e : ao)
+                    if (!pair(e->second, b.object->members.at(e->first), rec, an + "." + e->first, bn + "." + e->first))
                         return false;
                 return true;
             }
@@ -434,13 +435,13 @@ bool resolve_connections(FlatModel& model, const flat::Instance& top, const std:
             for (const Member& e : m.elements) find_declared(e);
         if (m.kind != Member::Kind::Object) return;
         const bool expandable_here = m.expandable_connector();
-        for (const std::string& n : m.object->member_order) {
-            const Member& c = m.object->members.at(n);
+        for (const flat::Instance::MemberEntry* e : m.object->member_order) {
+            const Member& c = e->second;
             if (c.kind == Member::Kind::Scalar && expandable_here) declared_elements.insert(c.variable);
             find_declared(c);
         }
     };
-    for (const std::string& n : top.member_order) find_declared(top.members.at(n));
+    for (const flat::Instance::MemberEntry* e : top.member_order) find_declared(e->second);
 
     // Walk every connector instance once, keeping what the rest needs of
     // the instance tree (below), so that the tree and the records can be
@@ -454,8 +455,8 @@ bool resolve_connections(FlatModel& model, const flat::Instance& top, const std:
                 return;
             case Member::Kind::Object: {
                 if (m.expandable_connector())
-                    for (const std::string& n : m.object->member_order) {
-                        const Member& c = m.object->members.at(n);
+                    for (const flat::Instance::MemberEntry* e : m.object->member_order) {
+                        const Member& c = e->second;
                         if (c.kind == Member::Kind::Scalar)
                             items.push_back({ConnectorItem::Kind::ExpandableElement, c.variable, -1, c.prefix.flow,
                                              c.declaration, m.object->path});
@@ -463,12 +464,12 @@ bool resolve_connections(FlatModel& model, const flat::Instance& top, const std:
                 bool conn = in_connector || m.is_connector;
                 int flow_var = -1;
                 if (m.is_connector)
-                    for (const std::string& n : m.object->member_order) {
-                        const Member& c = m.object->members.at(n);
+                    for (const flat::Instance::MemberEntry* e : m.object->member_order) {
+                        const Member& c = e->second;
                         if (c.kind == Member::Kind::Scalar && c.prefix.flow) flow_var = c.variable;
                     }
-                for (const std::string& n : m.object->member_order) {
-                    const Member& c = m.object->members.at(n);
+                for (const flat::Instance::MemberEntry* e : m.object->member_order) {
+                    const Member& c = e->second;
                     if (c.kind == Member::Kind::Scalar && m.is_connector) {
                         const VarKind k = kind_of(c, model);
                         if (k == VarKind::Flow)
@@ -486,8 +487,8 @@ bool resolve_connections(FlatModel& model, const flat::Instance& top, const std:
                 return;
         }
     };
-    for (const std::string& n : top.member_order) {
-        const Member& m = top.members.at(n);
+    for (const flat::Instance::MemberEntry* e : top.member_order) {
+        const Member& m = e->second;
         if (m.kind == Member::Kind::Scalar) continue;
         visit_connector(m, false);
     }

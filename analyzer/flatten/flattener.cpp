@@ -458,7 +458,7 @@ void Flattener::walk_sections(Instance* inst) {
         if (m.kind == Member::Kind::Array)
             for (const Member& e : m.elements) visit(e);
     };
-    for (const std::string& name : inst->member_order) visit(inst->members.at(name));
+    for (const Instance::MemberEntry* e : inst->member_order) visit(e->second);
     for (const auto& [name, m] : inst->inner_parts()) visit(m);
 }
 

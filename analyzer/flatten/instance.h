@@ -112,7 +112,11 @@ struct Instance {
     bool is_record = false;
     ast::TypePrefix record_prefix;
     std::map<std::string, Member> members;
-    std::vector<std::string> member_order;
+    // The members in declaration order, as their entries in `members` (a
+    // map's entries stay where they are): no second copy of each name, and
+    // no lookup by name to walk them.
+    using MemberEntry = std::pair<const std::string, Member>;
+    std::vector<const MemberEntry*> member_order;
     int depth = 0;
     // The rare parts (InstanceExtras) on the heap, made on first write: a
     // model has an instance per component, a hundred thousand in a large

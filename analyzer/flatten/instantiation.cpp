@@ -317,8 +317,7 @@ void Flattener::add_component(Instance& inst, const LexScope* lex, const ast::Co
     }
     Member m = make_member(inst, d.name, dims, 0, t, eff, prefix, redecl ? *redecl->clause : cc,
                            redecl ? redecl->decl() : d, is_protected, stack);
-    inst.members[d.name] = std::move(m);
-    inst.member_order.push_back(d.name);
+    inst.member_order.push_back(&*inst.members.insert_or_assign(d.name, std::move(m)).first);
     if (cc.inner) register_inner(inst, lex, cc, d, t, stack);
 }
 

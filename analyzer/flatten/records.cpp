@@ -534,9 +534,9 @@ void Flattener::record_equation(const ast::Equation& eq, const EqCtx& ec) {
                 }
                 return;
             case Member::Kind::Object:
-                for (const std::string& n : m.object->member_order) {
-                    path.push_back(Selector{0, n});
-                    collect(m.object->members.at(n));
+                for (const Instance::MemberEntry* e : m.object->member_order) {
+                    path.push_back(Selector{0, e->first});
+                    collect(e->second);
                     path.pop_back();
                 }
                 return;
