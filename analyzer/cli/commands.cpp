@@ -843,7 +843,7 @@ int run_simulate(const SimulateArgs& args) {
         if (!result.stopped_on_input_error) report_not_implemented(result, "simulate");
         return kCannotRun;
     }
-    double stop = args.stop_time > 0 ? args.stop_time : state.flat->stop_time.value_or(1.0);
+    const double stop = simulation_stop_time(state, options);
     std::string out = args.format == "json" ? simulation_to_json(state, stop).dump(2, ' ', false, Json::error_handler_t::replace) + "\n"
                                             : render_text_diagnostics(state) + terminal_safe(simulation_text(state));
     if (args.csv == "-") {
@@ -883,7 +883,7 @@ int run_report(const ReportArgs& args) {
     std::uint32_t model_file = state.file ? state.file : state.flat ? state.flat->range.begin.file : 0;
     input.model_sha256 = model_file ? sha256_hex(state.sources.contents(model_file)) : sha256_hex("");
     if (state.simulation) {
-        input.simulation = simulation_to_json(state, state.flat->stop_time.value_or(1.0));
+        input.simulation = simulation_to_json(state, simulation_stop_time(state, options));
         // Beside the states, the report plots what the samples give: solved
         // variables, guards, assert margins, the constraint residual.
         // (Not for a model simulated in parts: no global mode to evaluate in.)

@@ -49,7 +49,7 @@ bool factorise(PipelineState& s, const RunOptions& o) {
 }
 
 void simulate_parts(PipelineState& s, const RunOptions& o) {
-    const double stop = o.simulation.stop_time.value_or(s.flat->stop_time.value_or(1.0));
+    const double stop = simulation_stop_time(s, o);
     const auto started = std::chrono::steady_clock::now();
     auto wall_left = [&] {
         return o.simulation.max_wall_seconds -

@@ -137,12 +137,20 @@ void dump_verification_stage(const PipelineState& s, std::ostream& out) {
               [](const PipelineState& p, std::ostream& o) { dump_verification(*p.flat, *p.modes, *p.verification, o); });
 }
 
+}  // namespace
+
+double simulation_stop_time(const PipelineState& s, const RunOptions& o) {
+    return o.simulation.stop_time.value_or(s.flat->stop_time.value_or(1.0));
+}
+
+namespace {
+
 StageOutcome run_simulation(PipelineState& s, const RunOptions& o) {
     if (!s.parts.empty()) {
         simulate_parts(s, o);
         return StageOutcome::Ok;
     }
-    const double stop = o.simulation.stop_time.value_or(s.flat->stop_time.value_or(1.0));
+    const double stop = simulation_stop_time(s, o);
     AnalysisSimulation run(s, o);
     const auto started = std::chrono::steady_clock::now();
     run.reference(stop, o.simulation.max_wall_seconds, o.simulation.max_events);

@@ -128,4 +128,8 @@ struct PipelineResult {
 // (a stage name). Stops early on an input error or an unbuilt stage.
 PipelineResult run_pipeline(PipelineState& state, const RunOptions& options, std::string_view until);
 
+// The end time of the reference simulation: --stop-time, else the model's
+// experiment(StopTime = ...), else 1. Needs the flattened model.
+double simulation_stop_time(const PipelineState& state, const RunOptions& options);
+
 }  // namespace modeaudit
