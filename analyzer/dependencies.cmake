@@ -83,7 +83,7 @@ add_library(modeaudit::cvode ALIAS modeaudit_cvode)
 # nodes, names, instance maps); on the RC ladder at 100,000 cells glibc's
 # malloc spent a quarter of the user time consolidating and unlinking free
 # chunks, a share that grew with the heap. With jemalloc the same check
-# takes 35-45 % less time at every size (tests/bench/README.md). Not with
+# takes about a third less time at every size (tests/bench/README.md). Not with
 # the sanitizers, which bring their own allocator, nor with
 # -DMODEAUDIT_JEMALLOC=OFF (for heap profilers that replace glibc's malloc,
 # such as heaptrack).
