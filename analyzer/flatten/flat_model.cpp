@@ -25,25 +25,8 @@ GiNaC::ex mode_if_deriv(const GiNaC::ex& c, const GiNaC::ex&, const GiNaC::ex&, 
 
 REGISTER_FUNCTION(mode_if, eval_func(mode_if_eval).derivative_func(mode_if_deriv))
 
-void SymbolTable::place(const Slot& s) const {
-    const std::size_t mask = slots_.size() - 1;
-    for (std::size_t k = s.hash & mask;; k = (k + 1) & mask)
-        if (!slots_[k].symbol) {
-            slots_[k] = s;
-            return;
-        }
-}
-
 void SymbolTable::remember(const GiNaC::ex& symbol, Meaning m) const {
-    // At most half full, so that probe sequences stay short.
-    if (2 * (used_ + 1) > slots_.size()) {
-        std::vector<Slot> old(std::max<std::size_t>(64, 2 * slots_.size()));
-        old.swap(slots_);
-        for (const Slot& s : old)
-            if (s.symbol) place(s);
-    }
-    place(Slot{&GiNaC::ex_to<GiNaC::basic>(symbol), symbol.gethash(), m});
-    ++used_;
+    index_.add(symbol, m);
     if (by_name_) (*by_name_)[GiNaC::ex_to<GiNaC::symbol>(symbol).get_name()] = m;
 }
 
@@ -99,20 +82,12 @@ std::optional<GiNaC::symbol> SymbolTable::find_pre(int v) const {
 
 std::optional<SymbolTable::Meaning> SymbolTable::meaning(const GiNaC::symbol& s) const {
     if (s.is_equal(GiNaC::ex_to<GiNaC::symbol>(time_))) return Meaning{Meaning::Role::Time, -1, 0};  // not ==, which builds a relational
-    if (!slots_.empty()) {
-        const unsigned hash = s.gethash();
-        const std::size_t mask = slots_.size() - 1;
-        for (std::size_t k = hash & mask; slots_[k].symbol; k = (k + 1) & mask) {
-            const Slot& slot = slots_[k];
-            if (slot.symbol == &s) return slot.meaning;
-            if (slot.hash == hash && slot.symbol->is_equal(s)) return slot.meaning;
-        }
-    }
+    if (const Meaning* m = index_.find(s)) return *m;
     // Not one of the table's symbols: one named like one of them stands for
     // it. Names are unique per model (flat names cannot contain '(').
     if (!by_name_) {
         by_name_.emplace();
-        by_name_->reserve(used_);
+        by_name_->reserve(index_.size());
         auto name = [](const GiNaC::ex& e) { return GiNaC::ex_to<GiNaC::symbol>(e).get_name(); };
         for (std::size_t v = 0; v < vars_.size(); ++v)
             (*by_name_)[name(vars_[v])] = Meaning{Meaning::Role::Variable, static_cast<int>(v), 0};

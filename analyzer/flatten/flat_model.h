@@ -32,6 +32,7 @@
 
 #include "common/heap_optional.h"
 #include "common/source.h"
+#include "flatten/symbol_index.h"
 
 namespace modeaudit {
 
@@ -208,20 +209,9 @@ private:
     mutable std::map<int, GiNaC::ex> pres_;
     std::vector<GiNaC::ex> conds_;
     GiNaC::ex time_{GiNaC::symbol("time")};
-    // What each symbol of the table stands for: an open-addressing table
-    // keyed by the symbol's hash (GiNaC's, from its serial number), so that
-    // a lookup builds and hashes no string and costs one probe of a flat
-    // array in the common case, where the symbol asked about is the
-    // table's own object (expressions share it). Symbols may share a hash:
-    // a slot with the same hash but another object is checked by value.
-    struct Slot {
-        const GiNaC::basic* symbol = nullptr;  // null: free
-        unsigned hash = 0;
-        Meaning meaning;
-    };
-    mutable std::vector<Slot> slots_;
-    mutable std::size_t used_ = 0;
-    void place(const Slot& s) const;
+    // What each symbol of the table stands for, by the symbol's object and
+    // hash (flatten/symbol_index.h): a lookup builds and hashes no string.
+    mutable SymbolIndex<Meaning> index_;
     // By name, for a symbol made outside the table with the name of one of
     // its symbols (later stages build some by name): built on the first
     // lookup that needs it, then kept up to date.

@@ -8,19 +8,15 @@
 // hash index of the map, and GiNaC substitutes with only the entries
 // found. The result is the same expression: the keys are symbols, and a
 // symbol key can only replace that very symbol where it occurs.
-//
-// The index is one flat open-addressing table holding each key's object
-// pointer and hash beside its entry, so that a lookup costs one probe (a
-// cache miss at most) and compares pointers. A node-based hash table
-// (std::unordered_multimap) cost three misses per lookup once the map no
-// longer fits in the cache: on the RC ladder its lookups grew 35 times
-// from 9,000 to 90,000 cells.
+// The index is flatten/symbol_index.h's.
 #pragma once
 
 #include <ginac/ginac.h>
 
 #include <utility>
 #include <vector>
+
+#include "flatten/symbol_index.h"
 
 namespace modeaudit {
 
@@ -38,23 +34,16 @@ public:
     SymbolSubstitution& operator=(const SymbolSubstitution&) = delete;
     static bool symbols_only(const GiNaC::exmap& map);
     void note(GiNaC::exmap::const_iterator entry);
-    bool empty() const { return used_ == 0; }
+    bool empty() const { return index_.empty(); }
     // e.subs(map, options), by the entries of the map whose symbols occur in e.
     GiNaC::ex apply(const GiNaC::ex& e, unsigned options) const;
 
 private:
-    struct Slot {
-        const GiNaC::basic* object = nullptr;  // the key's object; null: empty
-        unsigned hash = 0;
+    struct Entry {
         const GiNaC::ex* key = nullptr;
         const GiNaC::ex* value = nullptr;
     };
-    void reserve(std::size_t entries);
-    void add(const GiNaC::ex& key, const GiNaC::ex& value);
-    void insert(const Slot& s);
-    const Slot* find(const GiNaC::ex& symbol) const;
-    std::vector<Slot> slots_;  // a power of two, at most half full
-    std::size_t used_ = 0;
+    SymbolIndex<Entry> index_;
     std::vector<std::pair<GiNaC::ex, GiNaC::ex>> owned_;
 };
 
