@@ -87,7 +87,7 @@ void Flattener::add_outer(Instance& inst, const LexScope* lex, const ast::Compon
     Member m = *in->member;
     m.outer = true;
     m.declaration = d.range;
-    inst.member_order.push_back(&*inst.members.insert_or_assign(d.name, std::move(m)).first);
+    inst.add_member(d.name, std::move(m));
 }
 
 void Flattener::register_inner(Instance& inst, const LexScope* lex, const ast::ComponentClause& cc,
@@ -107,8 +107,7 @@ void Flattener::register_inner(Instance& inst, const LexScope* lex, const ast::C
     // `inner outer x`: what was built is the inner part, for the elements
     // below; x itself refers to the inner element further up.
     inst.extras().inner_parts[d.name] = inst.members.at(d.name);
-    std::erase_if(inst.member_order, [&](const Instance::MemberEntry* e) { return e->first == d.name; });
-    inst.members.erase(d.name);
+    inst.remove_member(d.name);
     ie.member = &inst.inner_parts().at(d.name);
     add_outer(inst, lex, cc, d, nullptr, stack, true);
     inst.extras().inners[d.name] = ie;

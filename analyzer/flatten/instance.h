@@ -115,8 +115,16 @@ struct Instance {
     // The members in declaration order, as their entries in `members` (a
     // map's entries stay where they are): no second copy of each name, and
     // no lookup by name to walk them.
+    // Change the two only through add_member and remove_member.
     using MemberEntry = std::pair<const std::string, Member>;
     std::vector<const MemberEntry*> member_order;
+    void add_member(const std::string& name, Member m) {
+        member_order.push_back(&*members.insert_or_assign(name, std::move(m)).first);
+    }
+    void remove_member(const std::string& name) {
+        std::erase_if(member_order, [&](const MemberEntry* e) { return e->first == name; });
+        members.erase(name);
+    }
     int depth = 0;
     // The rare parts (InstanceExtras) on the heap, made on first write: a
     // model has an instance per component, a hundred thousand in a large

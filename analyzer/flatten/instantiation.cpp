@@ -317,7 +317,7 @@ void Flattener::add_component(Instance& inst, const LexScope* lex, const ast::Co
     }
     Member m = make_member(inst, d.name, dims, 0, t, eff, prefix, redecl ? *redecl->clause : cc,
                            redecl ? redecl->decl() : d, is_protected, stack);
-    inst.member_order.push_back(&*inst.members.insert_or_assign(d.name, std::move(m)).first);
+    inst.add_member(d.name, std::move(m));
     if (cc.inner) register_inner(inst, lex, cc, d, t, stack);
 }
 
