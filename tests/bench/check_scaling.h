@@ -16,6 +16,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <ctime>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -53,17 +54,39 @@ inline CpuTimes cpu_now() {
     return {seconds(ru.ru_utime), seconds(ru.ru_stime)};
 }
 
-// `configure` adjusts the options; `count` reads the measured size from the
-// state (e.g. the number of modes). Stops the child after `limit_seconds`.
-template <class Configure, class Count>
-CheckMeasure measure_check(const std::string& text, const std::string& name, unsigned limit_seconds,
-                           Configure configure, Count count) {
+// Runs `f` (returning a trivially copyable T) in a fresh child process and
+// returns its result: each measurement starts from the same allocator and
+// library state. nullopt when the child failed or ran past `limit_seconds`
+// (0: no limit; SIGALRM ends it).
+template <class T, class F>
+std::optional<T> in_child(unsigned limit_seconds, F f) {
     int fd[2];
-    if (pipe(fd) != 0) std::exit(2);
+    if (pipe(fd) != 0) return std::nullopt;
     pid_t pid = fork();
     if (pid == 0) {
         close(fd[0]);
-        alarm(limit_seconds);  // SIGALRM ends the child: not finished
+        if (limit_seconds) alarm(limit_seconds);
+        const T result = f();
+        if (write(fd[1], &result, sizeof result) != sizeof result) _exit(2);
+        _exit(0);
+    }
+    close(fd[1]);
+    T result{};
+    const bool got = read(fd[0], &result, sizeof result) == sizeof result;
+    close(fd[0]);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    if (!got || !WIFEXITED(status) || WEXITSTATUS(status) != 0) return std::nullopt;
+    return result;
+}
+
+// `configure` adjusts the options; `count` reads the measured size from the
+// state (e.g. the number of modes). Stops the child after `limit_seconds`
+// (then not finished).
+template <class Configure, class Count>
+CheckMeasure measure_check(const std::string& text, const std::string& name, unsigned limit_seconds,
+                           Configure configure, Count count) {
+    return in_child<CheckMeasure>(limit_seconds, [&] {
         PipelineState s;
         s.file = s.sources.add(name, text);
         RunOptions o;
@@ -101,17 +124,8 @@ CheckMeasure measure_check(const std::string& text, const std::string& name, uns
         getrusage(RUSAGE_SELF, &ru);
         m.peak_mib = static_cast<double>(ru.ru_maxrss) / 1024.0;
         m.page_faults = static_cast<double>(ru.ru_minflt);
-        if (write(fd[1], &m, sizeof m) != sizeof m) _exit(2);
-        _exit(0);
-    }
-    close(fd[1]);
-    CheckMeasure m;
-    ssize_t got = read(fd[0], &m, sizeof m);
-    close(fd[0]);
-    int status = 0;
-    waitpid(pid, &status, 0);
-    if (got != sizeof m || !WIFEXITED(status) || WEXITSTATUS(status) != 0) return CheckMeasure{};
-    return m;
+        return m;
+    }).value_or(CheckMeasure{});
 }
 
 // The machine's cost of touching `mib` MiB of fresh memory once (one byte
@@ -120,27 +134,14 @@ CheckMeasure measure_check(const std::string& text, const std::string& name, uns
 // machine whose host backs guest pages lazily it grows faster once the
 // pages recently used by the guest are spent.
 inline double first_touch_seconds(double mib) {
-    int fd[2];
-    if (pipe(fd) != 0) return -1;
-    pid_t pid = fork();
-    if (pid == 0) {
-        close(fd[0]);
+    return in_child<double>(0, [&] {
         const std::size_t bytes = static_cast<std::size_t>(mib * 1024.0 * 1024.0);
         const CpuTimes c0 = cpu_now();
         auto* p = static_cast<volatile char*>(std::malloc(bytes));
-        if (p)
-            for (std::size_t k = 0; k < bytes; k += 4096) p[k] = 1;
-        double seconds = p ? cpu_now().total() - c0.total() : -1;
-        if (write(fd[1], &seconds, sizeof seconds) != sizeof seconds) _exit(2);
-        _exit(0);
-    }
-    close(fd[1]);
-    double seconds = -1;
-    if (read(fd[0], &seconds, sizeof seconds) != sizeof seconds) seconds = -1;
-    close(fd[0]);
-    int status = 0;
-    waitpid(pid, &status, 0);
-    return seconds;
+        if (!p) return -1.0;
+        for (std::size_t k = 0; k < bytes; k += 4096) p[k] = 1;
+        return cpu_now().total() - c0.total();
+    }).value_or(-1.0);
 }
 
 inline constexpr std::array<const char*, 8> kCheckStages{"parse",     "flatten",   "modes",   "structure",
