@@ -134,11 +134,7 @@ ConditionPtr subs_condition(const ConditionPtr& c, const Subs& subs) {
     return r;
 }
 
-}  // namespace
-
-namespace {
-
-// `subs(e, options)` substitutes in one expression.
+// Substitutes in every expression of the model, with `subs` as above.
 template <class Subs>
 void substitute_with(FlatModel& model, const Subs& subs) {
     for (auto* list : {&model.equations, &model.initial_equations})

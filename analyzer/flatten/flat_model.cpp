@@ -52,9 +52,7 @@ const GiNaC::symbol& SymbolTable::derivative(int v, int order) const {
     std::string base = variable(v).get_name();
     std::string name = order == 1 ? "der(" + base + ")" : "der(" + base + "," + std::to_string(order) + ")";
     auto [pos, ok] = ders_.emplace(key, GiNaC::ex(GiNaC::symbol(name)));
-    if (max_order_.size() <= static_cast<std::size_t>(v)) max_order_.resize(static_cast<std::size_t>(v) + 1, 0);
-    int& best = max_order_[static_cast<std::size_t>(v)];
-    best = std::max(best, order);
+    raise_order(v, order);
     remember(pos->second, Meaning{Meaning::Role::Derivative, v, order});
     return GiNaC::ex_to<GiNaC::symbol>(pos->second);
 }
@@ -110,9 +108,7 @@ SymbolTable SymbolTable::subset(const std::vector<int>& variables, const std::ve
         t.remember(t.vars_.back(), Meaning{Meaning::Role::Variable, nv, 0});
         for (auto it = ders_.lower_bound({v, 0}); it != ders_.end() && it->first.first == v; ++it) {
             t.ders_.emplace(std::make_pair(nv, it->first.second), it->second);
-            if (t.max_order_.size() <= static_cast<std::size_t>(nv)) t.max_order_.resize(static_cast<std::size_t>(nv) + 1, 0);
-            int& best = t.max_order_[static_cast<std::size_t>(nv)];
-            best = std::max(best, it->first.second);
+            t.raise_order(nv, it->first.second);
             t.remember(it->second, Meaning{Meaning::Role::Derivative, nv, it->first.second});
         }
         if (auto p = pres_.find(v); p != pres_.end()) {
@@ -126,6 +122,12 @@ SymbolTable SymbolTable::subset(const std::vector<int>& variables, const std::ve
         t.remember(t.conds_.back(), Meaning{Meaning::Role::Condition, nc, 0});
     }
     return t;
+}
+
+void SymbolTable::raise_order(int v, int order) const {
+    if (max_order_.size() <= static_cast<std::size_t>(v)) max_order_.resize(static_cast<std::size_t>(v) + 1, 0);
+    int& best = max_order_[static_cast<std::size_t>(v)];
+    best = std::max(best, order);
 }
 
 int SymbolTable::highest_derivative(int v) const {

@@ -206,6 +206,7 @@ private:
     std::vector<GiNaC::ex> vars_;
     mutable std::map<std::pair<int, int>, GiNaC::ex> ders_;
     mutable std::vector<int> max_order_;  // per variable (shorter: 0 beyond)
+    void raise_order(int v, int order) const;
     mutable std::map<int, GiNaC::ex> pres_;
     std::vector<GiNaC::ex> conds_;
     GiNaC::ex time_{GiNaC::symbol("time")};

@@ -505,9 +505,10 @@ bool Explorer::guard_is_equation(const Mode& m, const ex& guard) const {
     if (guard.is_zero()) return false;
     ex g = checked_expand(guard);
     const std::vector<int>* candidates = nullptr;
+    const auto& index = equations_with();
     for (GiNaC::const_preorder_iterator it = g.preorder_begin(); it != g.preorder_end() && !candidates; ++it)
         if (GiNaC::is_a<GiNaC::symbol>(*it))
-            if (auto f = equations_with().find(*it); f != equations_with().end()) candidates = &f->second;
+            if (auto f = index.find(*it); f != index.end()) candidates = &f->second;
     static const std::vector<int> none;
     if (!candidates) candidates = &none;
     for (int eq : *candidates) {

@@ -137,14 +137,6 @@ void dump_verification_stage(const PipelineState& s, std::ostream& out) {
               [](const PipelineState& p, std::ostream& o) { dump_verification(*p.flat, *p.modes, *p.verification, o); });
 }
 
-}  // namespace
-
-double simulation_stop_time(const PipelineState& s, const RunOptions& o) {
-    return o.simulation.stop_time.value_or(s.flat->stop_time.value_or(1.0));
-}
-
-namespace {
-
 StageOutcome run_simulation(PipelineState& s, const RunOptions& o) {
     if (!s.parts.empty()) {
         simulate_parts(s, o);
@@ -257,6 +249,10 @@ StageOutcome run_within_limits(const Stage& st, PipelineState& state, const RunO
 }
 
 }  // namespace
+
+double simulation_stop_time(const PipelineState& s, const RunOptions& o) {
+    return o.simulation.stop_time.value_or(s.flat->stop_time.value_or(1.0));
+}
 
 PipelineResult run_pipeline(PipelineState& state, const RunOptions& options, std::string_view until) {
     MODEAUDIT_ASSERT(find_stage(until) != nullptr, "unknown stage in run_pipeline");
