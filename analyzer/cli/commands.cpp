@@ -39,6 +39,7 @@ namespace modeaudit::cli {
 namespace {
 
 void print_error(const std::string& message) { std::cerr << "modeaudit: error: " << terminal_safe(message) << "\n"; }
+void print_warning(const std::string& message) { std::cerr << "modeaudit: warning: " << terminal_safe(message) << "\n"; }
 
 
 // The stage `check` runs to: the static audit ends with verification. Until
@@ -103,7 +104,9 @@ bool load_model(PipelineState& state, const std::string& path, const std::string
 
 void apply_limits(RunOptions& o, const LimitArgs& l) {
     o.parse.max_depth = l.max_nesting;
+    o.parse.max_file_bytes = l.max_input_mib << 20;
     o.max_expression_terms = l.max_expression_terms;
+    o.flatten.max_function_work = l.max_function_work;
     o.mode_change.max_height = l.max_height;
     o.z3.timeout_ms = l.z3_timeout_ms;
     o.z3.max_memory_mb = l.z3_memory_mb;
@@ -434,7 +437,7 @@ std::string render_json(const PipelineState& state, const PipelineResult& result
     if (!unbuilt.empty()) j["not_checked"] = unbuilt;
     // A path given on the command line may hold bytes that are not UTF-8:
     // they become U+FFFD instead of an exception.
-    return j.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
+    return json_document(j);
 }
 
 int exit_code_for(const PipelineState& state, const PipelineResult& result, bool complete_request) {
@@ -483,7 +486,9 @@ int run_check(const CheckArgs& args) {
     ModelSelectionRequest request;
     request.inputs = args.models;
     request.files_from = args.files_from;
+    request.max_list_bytes = args.limits.max_input_mib << 20;
     ModelSelection selection = select_models(request, std::cin);
+    for (const std::string& w : selection.warnings) print_warning(w);
     if (!selection.error.empty()) {
         print_error(selection.error);
         return kCannotRun;
@@ -592,7 +597,7 @@ int run_check(const CheckArgs& args) {
         SarifInvocation inv;
         inv.exit_code = exit_code;
         inv.execution_successful = exit_code != kCannotRun;
-        out = sarif_log(models, so, inv).dump(2) + "\n";
+        out = json_document(sarif_log(models, so, inv));
     } else if (args.format == "github") {
         // GitHub Actions workflow annotations (common/github_annotations.h).
         for (const Checked& c : checked)
@@ -601,7 +606,7 @@ int run_check(const CheckArgs& args) {
                        : fmt::format("::error title=modeaudit::{}\n", github_escape_data(sanitize_text(c.path + ": " + c.failure)));
     } else if (args.format == "json") {
         if (!many) {
-            out = checked.front().json.is_null() ? Json::object().dump(2) + "\n" : checked.front().json.dump(2) + "\n";
+            out = json_document(checked.front().json.is_null() ? Json::object() : checked.front().json);
         } else {
             Json doc;
             doc["tool"] = {{"name", "modeaudit"}, {"version", MODEAUDIT_VERSION}};
@@ -617,7 +622,7 @@ int run_check(const CheckArgs& args) {
                 list.push_back(std::move(m));
             }
             doc["models"] = std::move(list);
-            out = doc.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
+            out = json_document(doc);
         }
     } else {
         for (const Checked& c : checked) out += c.text;
@@ -844,7 +849,7 @@ int run_simulate(const SimulateArgs& args) {
         return kCannotRun;
     }
     const double stop = simulation_stop_time(state, options);
-    std::string out = args.format == "json" ? simulation_to_json(state, stop).dump(2, ' ', false, Json::error_handler_t::replace) + "\n"
+    std::string out = args.format == "json" ? json_document(simulation_to_json(state, stop))
                                             : render_text_diagnostics(state) + terminal_safe(simulation_text(state));
     if (args.csv == "-") {
         // The CSV alone on standard output (for a pipe); the findings on
@@ -954,6 +959,7 @@ int run_regress(const RegressArgs& args) {
         }
     }
     ModelSelection selection = select_models(request, std::cin);
+    for (const std::string& w : selection.warnings) print_warning(w);
     if (!selection.error.empty()) {
         print_error(selection.error);
         return kCannotRun;
@@ -963,13 +969,15 @@ int run_regress(const RegressArgs& args) {
     std::string shard_text = args.shard, shard_from = "--shard";
     const char* ci_index = std::getenv("CI_NODE_INDEX");
     const char* ci_total = std::getenv("CI_NODE_TOTAL");
-    if (shard_text.empty() && ci_index && ci_total && *ci_index && *ci_total) {
+    // An empty --shard is an unset CI variable (--shard "$CI_NODE_INDEX/..."
+    // gives "/", --shard "$SHARD" gives ""): refused, never "run everything".
+    if (!args.shard_given && ci_index && ci_total && (*ci_index || *ci_total)) {
         shard_text = fmt::format("{}/{}", ci_index, ci_total);
         shard_from = "CI_NODE_INDEX/CI_NODE_TOTAL";
     }
     std::vector<SelectedModel> models = selection.models;
     RegressOptions options;
-    if (!shard_text.empty()) {
+    if (args.shard_given || !shard_text.empty()) {
         std::string error;
         std::optional<Shard> shard = parse_shard(shard_text, error);
         if (!shard) {
@@ -983,7 +991,9 @@ int run_regress(const RegressArgs& args) {
             return kCannotRun;
         }
         options.run_name = fmt::format("modeaudit regress, shard {}/{}", shard->index, shard->total);
-        (junit_to_stdout ? std::cerr : std::cout) << fmt::format("shard {}/{} (from {}): {} of {} models\n", shard->index, shard->total, shard_from,
+        // On standard error: standard output holds the results (or, with
+        // --list, only the list of models).
+        std::cerr << fmt::format("shard {}/{} (from {}): {} of {} models\n", shard->index, shard->total, shard_from,
                                  models.size(), selection.models.size());
     }
     if (args.list_only) {

@@ -26,7 +26,8 @@ struct LimitArgs {
     std::size_t max_event_iterations = 50;      // restarts at one instant; initial modes tried
     long max_steps = 1000000;                   // simulation steps per segment
     double max_sim_seconds = 300;               // simulation wall time
-    std::size_t max_input_mib = 64;             // size of the model file (MiB)
+    std::size_t max_input_mib = 64;             // size of each file read: model, library, list (MiB)
+    std::size_t max_function_work = 1000000;    // calls inlined and their loop iterations, per model
     double max_time = 0;                        // wall time of the whole command (s); 0: none
 };
 
@@ -75,7 +76,8 @@ int run_report(const ReportArgs& args);
 struct RegressArgs {
     std::vector<std::string> inputs;  // corpus folders and model files
     std::string files_from;           // --files-from FILE ("-": stdin)
-    std::string shard;                // --shard K/N; empty: CI_NODE_INDEX/CI_NODE_TOTAL when both are set
+    std::string shard;                // --shard K/N; not given: CI_NODE_INDEX/CI_NODE_TOTAL when both are set
+    bool shard_given = false;         // --shard was on the command line (an empty value is then an error)
     bool list_only = false;           // --list: print the selected models, run none
     std::string junit;
     int jobs = 1;

@@ -82,13 +82,18 @@ CLI::Validator finite_in(double lo, double hi, bool open_low = false) {
 // command's help; `simulation` adds those of the simulation stage.
 void add_limit_options(CLI::App* app, LimitArgs& l, bool simulation) {
     const std::string g = "Limits (reaching one is limit-exceeded, exit 2)";
-    app->add_option("--max-input-size", l.max_input_mib, "MiB of the model file read at most (default 64)")
+    app->add_option("--max-input-size", l.max_input_mib,
+                    "MiB read at most of each file: the model, each library file, the --files-from list (default 64)")
         ->check(CLI::Range(std::size_t{1}, std::size_t{4095}))->group(g);
     app->add_option("--max-nesting", l.max_nesting, "parser nesting depth (default 200)")
         ->check(CLI::Range(std::size_t{1}, std::size_t{100000}))->group(g);
     app->add_option("--max-expression-terms", l.max_expression_terms,
                     "terms of an expression multiplied out (default 1000)")
         ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 30))->group(g);
+    app->add_option("--max-function-work", l.max_function_work,
+                    "function calls inlined and loop iterations run in them when flattening, in total over the "
+                    "model (default 1000000)")
+        ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 40))->group(g);
     app->add_option("--max-height", l.max_height, "height of the mode-change arrays searched (default 8)")
         ->check(CLI::Range(0, 1000))->group(g);
     app->add_option("--z3-timeout", l.z3_timeout_ms, "milliseconds per Z3 query (default 10000)")
@@ -226,10 +231,11 @@ int dispatch(int argc, char** argv) {
     auto* g = app.add_subcommand("regress", "run every corpus model against its recorded expectations");
     g->add_option("CORPUS", reg.inputs, "corpus folders (searched recursively for .mo files) and model files");
     g->add_option("--files-from", reg.files_from, "also run the models listed in FILE, one path per line (- reads standard input)");
-    g->add_option("--shard", reg.shard,
+    CLI::Option* shard_option = g->add_option("--shard", reg.shard,
                   "run only shard K of N (K/N, 1 <= K <= N; round robin over the sorted selection); default: "
                   "CI_NODE_INDEX/CI_NODE_TOTAL when both are set");
-    g->add_flag("--list", reg.list_only, "print the selected models (after sharding) and run none");
+    g->add_flag("--list", reg.list_only,
+                "print the selected models (after sharding) on standard output, one a line, and run none");
     g->add_option("--junit", reg.junit,
                   "write JUnit XML to FILE (one testsuite per corpus folder; - for stdout: the XML alone, the results "
                   "on stderr)");
@@ -284,7 +290,10 @@ int dispatch(int argc, char** argv) {
         modeaudit::start_command_deadline(rep.limits.max_time);
         return run_report(rep);
     }
-    if (g->parsed()) return run_regress(reg);
+    if (g->parsed()) {
+        reg.shard_given = shard_option->count() > 0;
+        return run_regress(reg);
+    }
     if (app.got_subcommand("rules")) return run_rules();
     if (e->parsed()) return run_explain(rule_id);
     // No command: a usage error (a script that forgot the command must not

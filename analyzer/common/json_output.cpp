@@ -2,7 +2,13 @@
 
 #include <fmt/format.h>
 
+#include "common/text_sanitize.h"
+
 namespace modeaudit {
+
+std::string json_document(const Json& j, int indent) {
+    return escape_bidi_characters(j.dump(indent, ' ', false, Json::error_handler_t::replace)) + "\n";
+}
 
 Json diagnostic_to_json(const Diagnostic& d, const SourceManager& sm) {
     Json j;

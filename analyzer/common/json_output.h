@@ -18,6 +18,12 @@ using Json = nlohmann::ordered_json;
 Json diagnostic_to_json(const Diagnostic& d, const SourceManager& sm);
 Json diagnostics_to_json(const DiagnosticSink& sink, const SourceManager& sm);
 
+// A document as the outputs write it (every JSON and SARIF file): indented
+// by `indent`, bytes that are not UTF-8 replaced by U+FFFD instead of an
+// exception, bidirectional format characters as \uXXXX escapes
+// (common/text_sanitize.h), and a final newline.
+std::string json_document(const Json& j, int indent = 2);
+
 // Doubles with 17 significant digits (round trip), as the contract requires.
 std::string format_double(double v);
 

@@ -3,7 +3,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -22,16 +24,49 @@ std::string identity(const std::string& path) {
     return (ec ? fs::path(path) : p).lexically_normal().generic_string();
 }
 
-bool read_list(std::istream& in, std::vector<std::string>& out) {
+// Reads a list of paths, one a line, bounded: a line is at most
+// kMaxListLine bytes (a path on Linux is at most PATH_MAX, 4096, bytes) and
+// the whole list at most `max_bytes`, so a list that is no list (/dev/zero,
+// a 300 MB line) is refused after reading that much, with the line named
+// and never echoed. "" when read; else the reason.
+std::string read_list(std::istream& in, std::size_t max_bytes, std::vector<std::string>& out) {
     std::string line;
-    while (std::getline(in, line)) {
+    std::size_t total = 0, number = 1;
+    auto finish = [&]() {
         if (!line.empty() && line.back() == '\r') line.pop_back();
         std::size_t first = line.find_first_not_of(" \t");
-        if (first == std::string::npos || line[first] == '#') continue;
-        std::size_t last = line.find_last_not_of(" \t");
-        out.push_back(line.substr(first, last - first + 1));
+        if (first != std::string::npos && line[first] != '#') {
+            std::size_t last = line.find_last_not_of(" \t");
+            out.push_back(line.substr(first, last - first + 1));
+        }
+        line.clear();
+        ++number;
+    };
+    std::streambuf* buf = in.rdbuf();
+    if (!buf) return "it cannot be read";
+    for (;;) {
+        int c;
+        try {
+            c = buf->sbumpc();
+        } catch (const std::ios_base::failure&) {
+            return "it cannot be read";
+        }
+        if (c == std::char_traits<char>::eof()) break;
+        if (++total > max_bytes)
+            return fmt::format("it is larger than the input size limit of {} bytes (--max-input-size)", max_bytes);
+        if (c == '\n') {
+            finish();
+            continue;
+        }
+        if (c == '\0') return fmt::format("line {} holds a NUL byte: it is not a list of paths, one a line", number);
+        if (line.size() >= kMaxListLine)
+            return fmt::format("line {} is longer than {} bytes, the longest path a file system takes: it is not a "
+                               "list of paths, one a line",
+                               number, kMaxListLine);
+        line.push_back(static_cast<char>(c));
     }
-    return !in.bad();
+    if (!line.empty()) finish();
+    return {};
 }
 
 }  // namespace
@@ -44,14 +79,23 @@ ModelSelection select_models(const ModelSelectionRequest& request, std::istream&
         std::vector<std::string> listed;
         if (request.files_from == "-") {
             stdin_used = true;
-            if (!read_list(in, listed)) {
-                sel.error = "cannot read the list of models from standard input";
+            if (std::string why = read_list(in, request.max_list_bytes, listed); !why.empty()) {
+                sel.error = fmt::format("cannot read the list of models from standard input: {}", why);
                 return sel;
             }
         } else {
-            std::ifstream file(request.files_from);
-            if (!file || !read_list(file, listed)) {
-                sel.error = fmt::format("cannot read the list of models '{}'", request.files_from);
+            std::error_code dir_ec;
+            std::ifstream file;
+            std::string why;
+            if (fs::is_directory(request.files_from, dir_ec)) {
+                why = "it is a folder; --files-from takes a file that lists paths, one a line";
+            } else {
+                file.open(request.files_from, std::ios::binary);
+                why = file ? read_list(file, request.max_list_bytes, listed)
+                           : fmt::format("it cannot be opened: {}", std::strerror(errno));
+            }
+            if (!why.empty()) {
+                sel.error = fmt::format("cannot read the list of models '{}': {}", request.files_from, why);
                 return sel;
             }
         }
@@ -82,19 +126,28 @@ ModelSelection select_models(const ModelSelectionRequest& request, std::istream&
             continue;
         }
         std::vector<std::string> files;
-        for (auto it = fs::recursive_directory_iterator(input, ec); !ec && it != fs::recursive_directory_iterator();
-             it.increment(ec)) {
+        // Entries are asked with error codes, never the throwing queries: a
+        // link that loops, dangles or cannot be read is skipped with a
+        // warning naming it (one such link must not stop a whole audit).
+        for (auto it = fs::recursive_directory_iterator(input, fs::directory_options::skip_permission_denied, ec);
+             !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+            std::error_code entry_ec;
+            const bool directory = it->is_directory(entry_ec);
+            if (entry_ec) {
+                std::error_code link_ec;
+                if (it->is_symlink(link_ec) || it->path().extension() == ".mo")
+                    sel.warnings.push_back(fmt::format("skipped '{}': {}", it->path().string(), entry_ec.message()));
+                continue;
+            }
             // A folder named `libraries` holds classes that models load
             // (--library, the corpus's `// library:` header), not models.
-            if (it->is_directory() && it->path().filename() == "libraries") {
+            if (directory && it->path().filename() == "libraries") {
                 it.disable_recursion_pending();
                 continue;
             }
-            if (it->is_regular_file() && it->path().extension() == ".mo") files.push_back(it->path().string());
-        }
-        if (ec) {
-            sel.error = fmt::format("cannot list the folder '{}': {}", input, ec.message());
-            return sel;
+            if (directory) continue;
+            const bool regular = it->is_regular_file(entry_ec);
+            if (!entry_ec && regular && it->path().extension() == ".mo") files.push_back(it->path().string());
         }
         std::sort(files.begin(), files.end());
         for (const std::string& f : files) add(f, input);
@@ -115,8 +168,8 @@ std::optional<Shard> parse_shard(const std::string& text, std::string& error) {
     };
     if (slash == std::string::npos || !number(std::string_view(text).substr(0, slash), s.index) ||
         !number(std::string_view(text).substr(slash + 1), s.total) || s.total == 0 || s.index == 0 ||
-        s.index > s.total) {
-        error = fmt::format("bad shard '{}': give K/N with 1 <= K <= N (e.g. 2/4)", text);
+        s.index > s.total || s.total > kMaxShards) {
+        error = fmt::format("bad shard '{}': give K/N with 1 <= K <= N <= {} (e.g. 2/4)", text, kMaxShards);
         return std::nullopt;
     }
     return s;
@@ -124,6 +177,7 @@ std::optional<Shard> parse_shard(const std::string& text, std::string& error) {
 
 std::vector<SelectedModel> shard_of(const std::vector<SelectedModel>& models, const Shard& shard) {
     std::vector<SelectedModel> out;
+    // index <= total <= kMaxShards (parse_shard), so i never wraps around.
     for (std::size_t i = shard.index - 1; i < models.size(); i += shard.total) out.push_back(models[i]);
     return out;
 }

@@ -29,11 +29,18 @@ struct ModelSelectionRequest {
     std::vector<std::string> inputs;   // files, folders, "-" (stdin, when allowed)
     std::string files_from;            // a list file; "-": standard input; empty: none
     bool allow_stdin_model = true;     // "-" as a model (check: yes; regress: no)
+    std::size_t max_list_bytes = std::size_t{64} << 20;  // the list's size at most (--max-input-size)
 };
+
+// The longest line of a list: PATH_MAX on Linux.
+inline constexpr std::size_t kMaxListLine = 4096;
 
 struct ModelSelection {
     std::vector<SelectedModel> models;
     std::string error;  // non-empty: the selection is invalid (exit 2), with the reason
+    // Folder entries skipped (a link that loops or dangles, an entry that
+    // cannot be read), each a sentence naming it; the caller warns.
+    std::vector<std::string> warnings;
 };
 
 // `in` is what "-" reads (std::cin in the tool).
@@ -47,6 +54,9 @@ struct Shard {
     std::size_t index = 1;  // K, 1-based as CI_NODE_INDEX
     std::size_t total = 1;  // N
 };
+// The most shards: 2^32 (a CI never runs more jobs; a larger N, such as
+// 2^64 - 1 wrapping around, is refused).
+inline constexpr std::size_t kMaxShards = std::size_t{1} << 32;
 std::optional<Shard> parse_shard(const std::string& text, std::string& error);
 std::vector<SelectedModel> shard_of(const std::vector<SelectedModel>& models, const Shard& shard);
 

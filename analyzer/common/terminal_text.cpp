@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "common/text_sanitize.h"
+
 namespace modeaudit {
 
 namespace {
@@ -50,6 +52,11 @@ std::string terminal_safe(std::string_view text) {
         unsigned cp = 0;
         const std::size_t n = utf8_length(text, i, cp);
         const bool control = n > 0 && ((cp < 0x20 && cp != '\n' && cp != '\t') || cp == 0x7F || (cp >= 0x80 && cp <= 0x9F));
+        if (n > 0 && is_bidi_format_character(cp)) {
+            out += bidi_escape(cp);  // printed raw, it would reorder the line around it
+            i += n;
+            continue;
+        }
         if (n == 0 || control) {
             const std::size_t bytes = n == 0 ? 1 : n;
             for (std::size_t k = 0; k < bytes; ++k)

@@ -15,8 +15,9 @@ namespace modeaudit {
 
 // `text` with every control character except newline and tab (C0, DEL and
 // the C1 range U+0080..U+009F) and every byte that is not part of valid
-// UTF-8 written as \xNN. Valid UTF-8 text without controls is returned
-// unchanged.
+// UTF-8 written as \xNN, and every bidirectional format character as
+// \uXXXX (common/text_sanitize.h). Valid UTF-8 text without controls is
+// returned unchanged.
 std::string terminal_safe(std::string_view text);
 
 // A stream that passes each complete line (and what is left at the end)

@@ -58,7 +58,9 @@ std::string replace_unless(std::string_view text, Keep keep) {
     out.reserve(text.size());
     for (std::size_t at = 0; at < text.size();) {
         const Decoded d = decode(text, at);
-        if (d.well_formed && keep(d.code_point))
+        if (d.well_formed && is_bidi_format_character(d.code_point))
+            out += bidi_escape(d.code_point);
+        else if (d.well_formed && keep(d.code_point))
             out.append(text.substr(at, d.length));
         else
             out += kReplacement;
@@ -68,6 +70,35 @@ std::string replace_unless(std::string_view text, Keep keep) {
 }
 
 }  // namespace
+
+bool is_bidi_format_character(char32_t cp) { return (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069); }
+
+std::string bidi_escape(char32_t cp) {
+    static constexpr char kHex[] = "0123456789ABCDEF";
+    std::string out = "\\u";
+    for (int shift = 12; shift >= 0; shift -= 4) out += kHex[(cp >> shift) & 0xF];
+    return out;
+}
+
+std::string escape_bidi_characters(std::string json) {
+    // U+202A..U+202E are E2 80 AA..AE, U+2066..U+2069 are E2 81 A6..A9.
+    if (json.find('\xE2') == std::string::npos) return json;
+    std::string out;
+    out.reserve(json.size());
+    for (std::size_t i = 0; i < json.size(); ++i) {
+        if (json[i] == '\xE2' && i + 2 < json.size()) {
+            const auto b1 = static_cast<unsigned char>(json[i + 1]), b2 = static_cast<unsigned char>(json[i + 2]);
+            const char32_t cp = 0x2000 + ((b1 & 0x3F) << 6) + (b2 & 0x3F);
+            if ((b1 == 0x80 || b1 == 0x81) && b2 >= 0x80 && b2 <= 0xBF && is_bidi_format_character(cp)) {
+                out += bidi_escape(cp);
+                i += 2;
+                continue;
+            }
+        }
+        out += json[i];
+    }
+    return out;
+}
 
 std::string sanitize_text(std::string_view text, bool keep_carriage_return) {
     return replace_unless(text, [&](char32_t cp) { return !is_control(cp, keep_carriage_return); });

@@ -16,11 +16,29 @@
 
 namespace modeaudit {
 
+// The bidirectional format characters, U+202A..U+202E (embeddings and
+// overrides) and U+2066..U+2069 (isolates): printed raw, they reorder what
+// a reader sees around them (the "Trojan Source" attack, CVE-2021-42574;
+// GCC's -Wbidi-chars), so that a name or a string can look like other text.
+bool is_bidi_format_character(char32_t cp);
+
+// The visible escape that every output prints instead of one: "\u202E".
+// In a JSON string it is also the character's own JSON escape.
+std::string bidi_escape(char32_t cp);
+
+// `text` with each bidirectional format character written as bidi_escape
+// gives, everything else as it is: for a serialised JSON document (the
+// same document to a JSON reader, since "\u202E" is also the character's
+// JSON escape, and they can only occur inside strings) and for the
+// report's Markdown (a literal backslash-u there: raw TeX is off).
+std::string escape_bidi_characters(std::string json);
+
 // Every byte sequence that is not well-formed UTF-8 (RFC 3629: no overlong
 // forms, no surrogates, nothing above U+10FFFF) replaced by U+FFFD, one per
 // maximal ill-formed subpart; and every C0/C1 control character except tab
 // and newline (carriage return too when keep_carriage_return) replaced by
-// U+FFFD. Well-formed text without control characters is returned as is.
+// U+FFFD; every bidirectional format character written as bidi_escape
+// gives. Well-formed text without control characters is returned as is.
 std::string sanitize_text(std::string_view text, bool keep_carriage_return = false);
 
 // sanitize_text, then also every code point XML 1.0 forbids (U+FFFE,

@@ -285,6 +285,7 @@ void Flattener::process_attributes() {
             if (!v.is_scalar())
                 fail(rule::flatten_type_mismatch, m->range,
                      fmt::format("attribute {} of '{}' has shape {}; use each", name, V().name, v.shape()));
+            check_double_range(v.elems[0], m->range, fmt::format("the {} value of '{}'", name, V().name));
             return v.elems[0];
         };
         if (pa.mod) {

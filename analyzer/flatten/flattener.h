@@ -22,12 +22,17 @@
 
 namespace modeaudit {
 
+inline constexpr std::size_t kDefaultMaxFunctionWork = 1000000;
+
 struct FlattenOptions {
     std::string model_name;               // empty: the last top-level model; a full name
                                           // ("Lib.Examples.M") may name a library class
     std::size_t max_array_size = 1000000;  // elements of one array
     std::size_t max_instance_depth = 64;   // nesting of component instances
     std::size_t max_variables = 2000000;
+    // Function calls inlined and loop iterations run in them while
+    // flattening, in total over the model (--max-function-work).
+    std::size_t max_function_work = kDefaultMaxFunctionWork;
 };
 
 // Returns null when the model cannot be flattened (the reasons are in the sink

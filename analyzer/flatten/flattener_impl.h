@@ -183,6 +183,16 @@ private:
     std::vector<const ast::ClassDef*> function_stack_;
     std::vector<std::string> call_notes_;  // "in the call f(1, 0) at 12:5", innermost last
     std::size_t inline_steps_ = 0;         // loop iterations of the outermost symbolic inlining
+    // Inlined calls and their loop iterations over the whole model: the
+    // per-call caps above bound one call, not a chain of functions each
+    // calling the previous twice (2^30 calls, each within the caps).
+    std::size_t function_work_ = 0;
+    // One unit of that work (a call entered or a loop iteration), or
+    // LimitExceeded past FlattenOptions::max_function_work.
+    void count_function_work(const ast::ClassDef& f, SourceRange where);
+    // flatten-invalid-value at `range` when `value` is a number outside the
+    // range of an IEEE double (values.cpp); `what` names it in the message.
+    void check_double_range(const ex& value, SourceRange range, const std::string& what);
 
     // The flattener's services for the function compiler (function_compiler.h).
     class Host : public FunctionHost {

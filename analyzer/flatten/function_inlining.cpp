@@ -63,6 +63,14 @@ struct NotInlinable {};
 enum class Flow { Next, Break, Return };
 }  // namespace
 
+void Flattener::count_function_work(const ast::ClassDef& f, SourceRange where) {
+    if (++function_work_ <= options_.max_function_work) return;
+    throw LimitExceeded(fmt::format("flattening inlines more than {} function calls and loop iterations in total (the "
+                                    "last in function '{}'): a chain of calls that grows exponentially?",
+                                    options_.max_function_work, f.name),
+                        "function work", "--max-function-work", where);
+}
+
 std::vector<Flattener::Output> Flattener::inline_function(const ClassHit& fn, const ast::Expr& call, const Ctx& ctx) {
     const ast::ClassDef& f = *fn.cls;
     if (is_table1d_value_function(f)) return {table_call(f, call, ctx)};
@@ -188,6 +196,7 @@ std::vector<Flattener::Output> Flattener::inline_function(const ClassHit& fn, co
     }
     call_notes_.push_back(fmt::format("in the call {}({}) at {}:{}", f.name, args_text, call.range.begin.line,
                                       call.range.begin.column));
+    count_function_work(f, call.range);
     function_stack_.push_back(&f);
     if (function_stack_.size() == 1) inline_steps_ = 0;
     struct Pop {
@@ -233,6 +242,7 @@ std::vector<Flattener::Output> Flattener::inline_function(const ClassHit& fn, co
                     if (!numeric_value(x)) throw NotInlinable{};
         };
         auto step = [&](SourceRange where) {
+            count_function_work(f, where);
             if (++inline_steps_ > 100000)
                 fail(rule::flatten_invalid_value, where,
                      fmt::format("function '{}' runs more than 100000 loop iterations when evaluated here (does it "

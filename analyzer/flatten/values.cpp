@@ -9,6 +9,7 @@
 #include <charconv>
 #include <functional>
 #include <set>
+#include <sstream>
 
 #include "common/internal_error.h"
 #include "common/limits.h"
@@ -46,6 +47,46 @@ static void check_value_size(const std::string& name, const ex& value, SourceRan
                                         "limit on the expression size",
                                         name, limit),
                             "expression size", "--max-expression-terms", range);
+}
+
+// A value that becomes a double in the later stages must be one: beyond
+// the largest IEEE double (1e200*1e200) it would be infinity, and a non-zero
+// value below the smallest one zero (CLN signals both as exceptions when a
+// stage converts). Values that are not numbers (a symbolic parameter) are
+// checked where they are evaluated.
+void Flattener::check_double_range(const ex& value, SourceRange range, const std::string& what) {
+    ex f;
+    try {
+        f = value.evalf();
+    } catch (const std::exception&) {
+        return;  // not a number here (evaluation fails where it is used, with its own message)
+    }
+    if (!GiNaC::is_a<GiNaC::numeric>(f) || !GiNaC::ex_to<GiNaC::numeric>(f).is_real()) return;
+    const GiNaC::numeric a = GiNaC::abs(GiNaC::ex_to<GiNaC::numeric>(f));
+    // Round to nearest: infinity from 2^1024 - 2^970 (the largest double
+    // plus half its last place), zero up to 2^-1075 (half the smallest
+    // subnormal), both exact (CLN signals an underflow when a subnormal
+    // double itself is made a number).
+    static const GiNaC::numeric two(2);
+    static const GiNaC::numeric overflow = two.power(1024) - two.power(970);
+    static const GiNaC::numeric underflow = GiNaC::numeric(1) / two.power(1075);
+    auto shown = [&] {
+        std::ostringstream os;
+        os << GiNaC::ex(GiNaC::ex_to<GiNaC::numeric>(f)).evalf();
+        return os.str();
+    };
+    if (a >= overflow)
+        fail(rule::flatten_invalid_value, range,
+             fmt::format("{} is {}, larger than the largest IEEE double, 1.7976931348623157e308 (Modelica 3.6 "
+                         "section 2.4.1): every stage computes with doubles, where it would be infinity; scale the "
+                         "model's units or its parameters",
+                         what, shown()));
+    if (!a.is_zero() && a <= underflow)
+        fail(rule::flatten_invalid_value, range,
+             fmt::format("{} is {}, smaller than the smallest non-zero IEEE double, about 4.9e-324 (Modelica 3.6 "
+                         "section 2.4.1): every stage computes with doubles, where it would be zero; scale the "
+                         "model's units or its parameters",
+                         what, shown()));
 }
 
 ex Flattener::param_value(int v, SourceRange use) {
@@ -96,6 +137,7 @@ ex Flattener::param_value(int v, SourceRange use) {
             fail(rule::flatten_type_mismatch, ps.range,
                  fmt::format("'{}' is a scalar but its binding has shape {}", var->name, val.shape()));
         check_value_size(var->name, val.elems[0], ps.range);
+        check_double_range(val.elems[0], ps.range, fmt::format("the value of '{}'", var->name));
         ps.value = val.elems[0];
         ps.has_value = true;
         var->value = ps.value;

@@ -59,7 +59,7 @@ std::vector<std::string> ClassLoader::directory_members(const ast::ClassDef* pac
         const fs::path& p = it->path();
         if (p.extension() == ".mo" && p.filename() != "package.mo")
             out.push_back(p.stem().string());
-        else if (fs::is_regular_file(p / "package.mo", ec))
+        else if (std::error_code entry_ec; fs::is_regular_file(p / "package.mo", entry_ec))
             out.push_back(p.filename().string());
     }
     std::sort(out.begin(), out.end());
@@ -72,7 +72,7 @@ const ast::ClassDef* ClassLoader::load(const fs::path& entry, const std::string&
     bool directory = fs::is_directory(entry, ec);
     fs::path file = directory ? entry / "package.mo" : entry;
     std::string error;
-    auto id = sources_.load(file.string(), error);
+    auto id = sources_.load(file.string(), error, limits_.max_file_bytes);
     if (!id) {
         sink_.report(rule::parse_unreadable_file, {},
                      fmt::format("cannot read the library file '{}': {}", file.string(), error));

@@ -2,11 +2,16 @@
 #include "parse/lexer.h"
 
 #include <array>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <string>
 #include <utility>
 
 #include <fmt/format.h>
 
 #include "common/internal_error.h"
+#include "common/text_sanitize.h"
 
 namespace modeaudit {
 
@@ -164,6 +169,7 @@ public:
                                      byte, *bad));
             return encoding_failure();
         }
+        warn_bidi_format_characters();
         // A byte order mark is allowed at the very start and means nothing.
         if (text_.substr(0, 3) == "\xEF\xBB\xBF") pos_ = 3;
         while (lex_one()) {
@@ -208,6 +214,48 @@ private:
     }
     void push_error(std::size_t b, std::size_t e, std::string message) {
         push(TokenKind::Error, b, e).error = std::move(message);
+    }
+
+    // Bidirectional format characters (common/text_sanitize.h), anywhere in
+    // the file: valid UTF-8 and allowed in strings, comments and quoted
+    // names, but they make the text display in another order than it is
+    // read, so a reviewer may not see what is analysed ("Trojan Source").
+    // One warning each, at most kMaxBidiWarnings a file, then a count.
+    void warn_bidi_format_characters() {
+        static constexpr std::size_t kMaxBidiWarnings = 10;
+        std::size_t found = 0;
+        std::size_t last = 0;
+        for (std::size_t i = text_.find('\xE2'); i != std::string_view::npos; i = text_.find('\xE2', i + 1)) {
+            if (i + 2 >= text_.size()) break;
+            const std::uint32_t cp = decode_utf8(text_, i, 3);
+            if (!is_bidi_format_character(cp)) continue;
+            last = i;
+            if (++found > kMaxBidiWarnings) continue;
+            sink_.report(rule::parse_bidi_format_character, range(i, i + 3),
+                         fmt::format("bidirectional format character U+{:04X} ({}): it makes the text around it "
+                                     "display in another order than the order modeaudit reads it, so a reviewer may "
+                                     "not see what is analysed; remove it (in a name or a string, write the text "
+                                     "without it)",
+                                     cp, bidi_character_name(cp)));
+        }
+        if (found > kMaxBidiWarnings)
+            sink_.report(rule::parse_bidi_format_character, range(last, last + 3),
+                         fmt::format("{} more bidirectional format characters in this file (the last one here)",
+                                     found - kMaxBidiWarnings));
+    }
+
+    static const char* bidi_character_name(std::uint32_t cp) {
+        switch (cp) {
+            case 0x202A: return "LEFT-TO-RIGHT EMBEDDING";
+            case 0x202B: return "RIGHT-TO-LEFT EMBEDDING";
+            case 0x202C: return "POP DIRECTIONAL FORMATTING";
+            case 0x202D: return "LEFT-TO-RIGHT OVERRIDE";
+            case 0x202E: return "RIGHT-TO-LEFT OVERRIDE";
+            case 0x2066: return "LEFT-TO-RIGHT ISOLATE";
+            case 0x2067: return "RIGHT-TO-LEFT ISOLATE";
+            case 0x2068: return "FIRST STRONG ISOLATE";
+            default: return "POP DIRECTIONAL ISOLATE";
+        }
     }
 
     // A control character outside a string: the file is not Modelica text.
@@ -431,7 +479,43 @@ private:
             while (is_digit(at(j))) ++j;
             i = j;
         }
+        if (real) {
+            if (std::string why = real_out_of_range(text_.substr(b, i - b)); !why.empty()) {
+                push_error(b, i, std::move(why));
+                return;
+            }
+        }
         push(real ? TokenKind::Real : TokenKind::Integer, b, i);
+    }
+
+    // modeaudit computes with IEEE doubles, the range Modelica 3.6 section
+    // 2.4.1 recommends for Real literals (largest 1.7976931348623157E+308):
+    // a literal beyond it, or a non-zero literal that rounds to zero, would
+    // be another number (infinity, zero) in every stage that computes with
+    // doubles. "" when the literal is in range.
+    static std::string real_out_of_range(std::string_view literal) {
+        const std::string text(literal);
+        errno = 0;
+        char* end = nullptr;
+        const double v = std::strtod(text.c_str(), &end);
+        const bool overflow = errno == ERANGE && std::isinf(v);
+        bool zero_digits = true;
+        for (char c : text) {
+            if (c == 'e' || c == 'E') break;
+            if (c >= '1' && c <= '9') zero_digits = false;
+        }
+        const bool underflow = v == 0 && !zero_digits;
+        if (overflow)
+            return fmt::format("the Real literal '{}' is larger than the largest IEEE double, 1.7976931348623157e308 "
+                               "(the range of Real literals, Modelica 3.6 section 2.4.1); write a value in that range, "
+                               "or use another unit",
+                               text);
+        if (underflow)
+            return fmt::format("the Real literal '{}' is smaller than the smallest non-zero IEEE double, about "
+                               "4.9e-324 (the range of Real literals, Modelica 3.6 section 2.4.1), so it would be "
+                               "zero; write 0 or a value in range, or use another unit",
+                               text);
+        return {};
     }
 
     void punctuation(std::size_t b, unsigned char c) {

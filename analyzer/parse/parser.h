@@ -23,6 +23,9 @@ namespace modeaudit {
 struct ParseLimits {
     std::size_t max_depth = 200;   // nesting of expressions, equations and classes
     std::size_t max_errors = 20;   // syntax errors reported before giving up on the file
+    // Bytes of a file read at most (--max-input-size): the model file, and
+    // each library file the class loader reads (library/class_loader.h).
+    std::size_t max_file_bytes = std::size_t{64} << 20;
 };
 
 // Parses one file. Always returns a tree (possibly partial); the caller must

@@ -1,5 +1,7 @@
 #include "report/report.h"
 
+#include "common/text_sanitize.h"
+
 #include "common/files.h"
 
 #include <fmt/format.h>
@@ -19,6 +21,7 @@
 #include "report/mode_graph.h"
 #include "report/pdf.h"
 #include "common/sha256.h"
+#include "common/text_sanitize.h"
 #include "report/subprocess.h"
 
 namespace modeaudit {
@@ -1011,6 +1014,12 @@ std::string report_file_base(const Json& check) {
     // 'Машина') must not share a file: a changed name gets a short hash of
     // the original.
     if (changed) out += "-" + sha256_hex(name).substr(0, 8);
+    // A file name has at most 255 bytes (NAME_MAX on Linux's file systems)
+    // and a legal Modelica name has no bound: a long stem is cut so that the
+    // longest file, stem + "_trajectories.csv" and pandoc's temporaries,
+    // still fits, and the cut name keeps the hash of the whole name.
+    if (out.size() > kMaxReportFileBase)
+        out = out.substr(0, kMaxReportFileBase - 9) + "-" + sha256_hex(name).substr(0, 8);
     return out;
 }
 
@@ -1023,7 +1032,7 @@ std::string render_report_json(const ReportInput& input) {
         j["simulation_not_run"] =
             input.simulation_not_run.empty() ? "no simulation result was given" : input.simulation_not_run;
     }
-    return j.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
+    return json_document(j);
 }
 
 std::string render_markdown(const ReportInput& input, const ReportOptions& options,
@@ -1108,7 +1117,7 @@ int write_report(const ReportInput& input, const ReportOptions& options, std::os
             plan = plan_plots(base, *data, input.check, input.simulation ? &*input.simulation : nullptr,
                               options.plot_groups);
             bool ok = write(plan->data_file, *input.trajectories_csv) &&
-                      write(plan->script_file, plan->script);
+                      write(plan->script_file, escape_bidi_characters(plan->script));
             if (ok) {
                 written.plot_data = dir / plan->data_file;
                 written.plot_script = dir / plan->script_file;
@@ -1157,7 +1166,7 @@ int write_report(const ReportInput& input, const ReportOptions& options, std::os
             graph.emplace();
             const std::string source = base + "_modes.dot", image = base + "_modes.png";
             fs::remove(dir / image, ec);
-            if (!write(source, *dot)) {
+            if (!write(source, escape_bidi_characters(*dot))) {
                 graph->problem = "the DOT source could not be written";
             } else {
                 graph->source = source;
@@ -1190,8 +1199,10 @@ int write_report(const ReportInput& input, const ReportOptions& options, std::os
     }
 
     bool drawn = plan && !plan->figures.empty() && plot_problem.empty();
-    std::string markdown = render_markdown(input, options, drawn ? &*plan : nullptr, plot_problem,
-                                           graph ? &*graph : nullptr);
+    // The model's bidirectional format characters shown as escapes
+    // (common/text_sanitize.h), in the Markdown and so in the PDF.
+    std::string markdown = escape_bidi_characters(render_markdown(input, options, drawn ? &*plan : nullptr,
+                                                                  plot_problem, graph ? &*graph : nullptr));
     bool md_ok = write(base + ".md", markdown);
     if (md_ok) written.markdown = dir / (base + ".md");
 

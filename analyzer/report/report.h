@@ -87,7 +87,9 @@ struct ReportFiles {
 // digits, '_', '-' and '.' replaced by '_' ("report" when empty); when a
 // character was replaced (or "report" put before a leading '.' or '-'), "-"
 // and the first 8 hex digits of the name's SHA-256 follow, so distinct
-// names never share files.
+// names never share files. A stem longer than kMaxReportFileBase is cut to
+// that length, its last 9 characters "-" and the hash of the whole name.
+inline constexpr std::size_t kMaxReportFileBase = 128;
 std::string report_file_base(const Json& check);
 
 // The report's JSON: the check document, then `simulation` (the document,

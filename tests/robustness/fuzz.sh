@@ -3,7 +3,13 @@
 # build-fuzz/ and runs each for SECONDS, one after the other, under nice,
 # seeded with every corpus model (corpus/**/*.mo).
 #
-#   tests/robustness/fuzz.sh SECONDS [parse|flatten|check|simulate ...]
+#   tests/robustness/fuzz.sh SECONDS [parse|flatten|check|simulate|library|selection ...]
+#
+# library and selection build a small file tree from each input
+# (tests/fuzz/fuzz_tree.h: package.mo/package.order files, folders, links
+# that loop or dangle, odd names) and load it as a library or select models
+# from it (and read the input as a --files-from list); they are seeded with
+# the corpus models too, whose bytes they read as records.
 #
 # With FUZZ_PARALLEL=1 the harnesses run at the same time (each still for
 # SECONDS of wall time, sharing the cores), so that four 30-minute runs
@@ -19,7 +25,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 if [ $# -lt 1 ] || ! [[ "$1" =~ ^[0-9]+$ ]]; then
-  echo "usage: tests/robustness/fuzz.sh SECONDS [parse|flatten|check|simulate ...]" >&2
+  echo "usage: tests/robustness/fuzz.sh SECONDS [parse|flatten|check|simulate|library|selection ...]" >&2
   exit 2
 fi
 seconds=$1; shift
@@ -46,14 +52,14 @@ fi
 # flatten evaluates functions up to their 100,000-iteration loop limit: the
 # corpus model function_no_termination takes 0.25 s in a release build and
 # took 35 s under the sanitizers with four harnesses sharing two cores.
-declare -A timeout=([parse]=30 [flatten]=60 [check]=60 [simulate]=60)
-declare -A max_len=([parse]=16384 [flatten]=8192 [check]=4096 [simulate]=4096)
+declare -A timeout=([parse]=30 [flatten]=60 [check]=60 [simulate]=60 [library]=30 [selection]=30)
+declare -A max_len=([parse]=16384 [flatten]=8192 [check]=4096 [simulate]=4096 [library]=4096 [selection]=4096)
 # The process's resident memory, not one input's: under ASan the quarantine
 # (256 MiB) and libFuzzer's own tables grow over a run. The simulate harness
 # reached 2,049 MiB after 24 minutes (40,321 inputs; live heap 92 MiB, most
 # of it libFuzzer's and Z3's) on an input that needs 73 MiB in a Release
 # build. A single allocation above 2 GiB is still a finding (-malloc_limit_mb).
-declare -A rss_limit=([parse]=2048 [flatten]=2048 [check]=2048 [simulate]=4096)
+declare -A rss_limit=([parse]=2048 [flatten]=2048 [check]=2048 [simulate]=4096 [library]=2048 [selection]=2048)
 
 run_one() {
   local h=$1

@@ -4,8 +4,13 @@
     malformed_inputs.py MODEAUDIT CORPUS_DIR WORKDIR [TIMEOUT_SECONDS]
 
 Each input is generated (deterministically) into WORKDIR and checked with a
-30 s timeout (the optional fourth argument: a sanitizer build runs some ten
-times slower, and its slowest inputs, 8 s in a Release build, need more). Every one must get an answer or a clear refusal: exit 0, 1 or 2,
+limit of 30 s of CPU time (the optional fourth argument: a sanitizer build
+runs some ten times slower, and its slowest inputs, 11 s in a Release build,
+need more). The limit is CPU time (RLIMIT_CPU), not wall time, so that the
+verdict does not depend on the machine's load: with both cores busy the
+slowest input took 32-35 s of wall time for its 11 s of CPU. A wall-clock
+backstop of twenty times the limit catches a hang that uses no CPU.
+Every one must get an answer or a clear refusal: exit 0, 1 or 2,
 never 3 (internal error), a signal or a timeout; exit 2 must come with a
 diagnostic `file:line:col: error: ... [rule-id]` or a `modeaudit: error:`
 line. Besides the generated inputs, the fuzzers' findings
@@ -16,6 +21,8 @@ Exit 0 when all hold, 1 listing the inputs that did not.
 import os
 import random
 import re
+import resource
+import signal
 import subprocess
 import sys
 
@@ -62,6 +69,14 @@ def inputs(corpus):
                 yield "half_" + f, data[: len(data) // 2]
 
 
+def cpu_limit(seconds):
+    """The child's CPU time limited to `seconds` (SIGXCPU past it)."""
+    def apply():
+        soft = max(1, int(seconds + 0.999))
+        resource.setrlimit(resource.RLIMIT_CPU, (soft, soft + 5))
+    return apply
+
+
 def main():
     exe, corpus, work = sys.argv[1:4]
     timeout = float(sys.argv[4]) if len(sys.argv) > 4 else 30.0
@@ -75,12 +90,15 @@ def main():
         path = os.path.join(work, name)
         open(path, "wb").write(data)
         try:
-            r = subprocess.run([exe, "check", path, "--no-progress"], capture_output=True, timeout=timeout)
+            r = subprocess.run([exe, "check", path, "--no-progress"], capture_output=True,
+                               timeout=20 * timeout, preexec_fn=cpu_limit(timeout))
         except subprocess.TimeoutExpired:
-            failures.append(f"{name}: no answer within {timeout:g} s")
+            failures.append(f"{name}: no answer within {20 * timeout:g} s of wall time (a hang)")
             continue
         out = (r.stdout + r.stderr).decode("utf-8", "replace")
-        if r.returncode < 0:
+        if r.returncode == -signal.SIGXCPU:
+            failures.append(f"{name}: no answer within {timeout:g} s of CPU time")
+        elif r.returncode < 0:
             failures.append(f"{name}: killed by signal {-r.returncode}")
         elif r.returncode not in (0, 1, 2):
             failures.append(f"{name}: exit {r.returncode}: {out[-400:]}")

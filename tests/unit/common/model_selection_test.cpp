@@ -94,11 +94,69 @@ TEST(ModelSelection, ShardSyntax) {
     ASSERT_TRUE(s);
     EXPECT_EQ(s->index, 2u);
     EXPECT_EQ(s->total, 4u);
-    for (const char* bad : {"0/4", "5/4", "1/0", "2", "a/4", "2/4x", "-1/4", "/4", "2/"}) {
+    // 2^64 - 1 would wrap the round robin's index around (hardening round 3,
+    // item 6); at most 2^32 shards, and an empty text (an unset variable) is
+    // no shard.
+    for (const char* bad : {"0/4", "5/4", "1/0", "2", "a/4", "2/4x", "-1/4", "/4", "2/", "", "/", " 2/4", "+2/4",
+                            "2/18446744073709551615", "1/4294967297", "99999999999999999999999/4"}) {
         error.clear();
         EXPECT_FALSE(parse_shard(bad, error)) << bad;
         EXPECT_NE(error.find("K/N"), std::string::npos) << bad;
     }
+}
+
+TEST(ModelSelection, TheLargestShardCountStillCoversEveryModel) {
+    std::string error;
+    auto s = parse_shard("4294967296/4294967296", error);
+    ASSERT_TRUE(s) << error;
+    std::vector<SelectedModel> models(3, SelectedModel{"m.mo", ""});
+    EXPECT_TRUE(shard_of(models, *s).empty());
+    EXPECT_EQ(shard_of(models, {1, kMaxShards}).size(), 1u);
+    EXPECT_EQ(shard_of(models, {3, kMaxShards}).size(), 1u);
+}
+
+// A link that loops (to itself, or two links to each other) or dangles in a
+// models folder is skipped with a warning naming it; the other models run
+// (hardening round 3, item 1: the throwing queries made it exit 3).
+TEST(ModelSelection, LinkLoopsInAFolderAreSkippedWithAWarning) {
+    TempTree t;
+    fs::create_symlink("loop", t("corpus/good/loop"));
+    fs::create_symlink("ping.mo", t("corpus/good/pong.mo"));
+    fs::create_symlink("pong.mo", t("corpus/good/ping.mo"));
+    fs::create_symlink("missing.mo", t("corpus/good/dangling.mo"));
+    fs::create_directory_symlink(t("corpus/good"), t("corpus/good/self"));  // a folder link: not followed
+    std::istringstream none;
+    ModelSelection s = select_models({{t("corpus/good")}, "", true}, none);
+    ASSERT_EQ(s.error, "");
+    EXPECT_EQ(paths(s), (std::vector<std::string>{t("corpus/good/a.mo"), t("corpus/good/b.mo")}));
+    std::string all;
+    for (const std::string& w : s.warnings) all += w + "\n";
+    for (const char* name : {"loop", "ping.mo", "pong.mo", "dangling.mo"})
+        EXPECT_NE(all.find(std::string("corpus/good/") + name + "'"), std::string::npos) << name << " in\n" << all;
+    EXPECT_EQ(s.warnings.size(), 4u) << all;
+}
+
+// A list is read line by line with bounds (item 3): a line longer than a
+// path can be, a NUL byte or a list over the size limit is refused at once,
+// with its line number and without echoing it.
+TEST(ModelSelection, ListLinesAreBounded) {
+    std::istringstream none;
+    std::istringstream long_line("a.mo\n" + std::string(kMaxListLine + 1, 'x') + "\nb.mo\n");
+    ModelSelection s = select_models({{}, "-", true}, long_line);
+    EXPECT_NE(s.error.find("line 2 is longer than 4096 bytes"), std::string::npos) << s.error;
+    EXPECT_LT(s.error.size(), 300u);
+    std::istringstream exact(std::string(kMaxListLine, 'y') + "\n");
+    EXPECT_EQ(select_models({{}, "-", true}, exact).error.find("longer"), std::string::npos);
+    std::istringstream nul(std::string("a.mo\nb\0.mo\n", 11));
+    EXPECT_NE(select_models({{}, "-", true}, nul).error.find("line 2 holds a NUL byte"), std::string::npos);
+    ModelSelectionRequest small{{}, "-", true};
+    small.max_list_bytes = 10;
+    std::istringstream big("a.mo\nb.mo\nc.mo\n");
+    EXPECT_NE(select_models(small, big).error.find("larger than the input size limit of 10 bytes (--max-input-size)"),
+              std::string::npos);
+    EXPECT_NE(select_models({{}, "/dev/zero", true}, none).error.find("NUL byte"), std::string::npos);
+    TempTree t;
+    EXPECT_NE(select_models({{}, t("corpus"), true}, none).error.find("is a folder"), std::string::npos);
 }
 
 TEST(ModelSelection, JUnitNamesAreRelativeToTheCorpus) {

@@ -2,6 +2,8 @@
 // U+FFFD, well-formed text is untouched, byte columns become code points.
 #include <gtest/gtest.h>
 
+#include "common/json_output.h"
+#include "common/terminal_text.h"
 #include "common/text_sanitize.h"
 
 namespace modeaudit {
@@ -37,6 +39,35 @@ TEST(TextSanitize, XmlTextHasOnlyXmlChars) {
     EXPECT_EQ(sanitize_xml_text("a\x01\x08" "b"), "a" + kFffd + kFffd + "b");
     EXPECT_EQ(sanitize_xml_text("\xEF\xBF\xBE\xEF\xBF\xBF"), kFffd + kFffd);  // U+FFFE, U+FFFF
     EXPECT_EQ(sanitize_xml_text("a\r\n"), "a\r\n");
+}
+
+// The nine bidirectional format characters (hardening round 3, item 8) are
+// written as visible \uXXXX escapes in every output: in text (SARIF
+// messages, JUnit), on a terminal, and in a serialised JSON document, where
+// the escape is the character's own so that a reader gets it back.
+TEST(TextSanitize, BidiFormatCharactersAreEscaped) {
+    const std::string rlo = "\xE2\x80\xAE", lri = "\xE2\x81\xA6", pdi = "\xE2\x81\xA9";
+    EXPECT_EQ(sanitize_text("a" + rlo + "b"), "a\\u202Eb");
+    EXPECT_EQ(sanitize_xml_text(lri + "x" + pdi), "\\u2066x\\u2069");
+    EXPECT_EQ(terminal_safe("x" + rlo), "x\\u202E");
+    for (char32_t cp : {0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069})
+        EXPECT_TRUE(is_bidi_format_character(cp)) << static_cast<unsigned>(cp);
+    // Their neighbours, the marks and right-to-left letters are text.
+    for (char32_t cp : {0x2029, 0x202F, 0x2065, 0x206A, 0x200E, 0x200F, 0x05D0, 0x0627})
+        EXPECT_FALSE(is_bidi_format_character(cp)) << static_cast<unsigned>(cp);
+    const std::string hebrew = "\xD7\xA9\xD7\x9C\xD7\x95\xD7\x9D", em_dash = "\xE2\x80\x94", lrm = "\xE2\x80\x8E";
+    EXPECT_EQ(sanitize_text(hebrew + em_dash + lrm), hebrew + em_dash + lrm);
+    EXPECT_EQ(terminal_safe(hebrew), hebrew);
+
+    Json doc = {{"name", "k" + rlo + "=0"}, {"list", {lri, "plain " + em_dash}}};
+    const std::string text = json_document(doc);
+    EXPECT_EQ(text.find("\xE2\x80\xAE"), std::string::npos);
+    EXPECT_EQ(text.find("\xE2\x81\xA6"), std::string::npos);
+    EXPECT_NE(text.find("k\\u202E=0"), std::string::npos) << text;
+    EXPECT_NE(text.find(em_dash), std::string::npos);  // other characters stay raw
+    EXPECT_EQ(Json::parse(text), doc);                 // the same document to a JSON reader
+    EXPECT_EQ(escape_bidi_characters("no bidi " + em_dash), "no bidi " + em_dash);
+    EXPECT_EQ(escape_bidi_characters("cut \xE2\x80"), "cut \xE2\x80");  // a sequence cut short is left
 }
 
 TEST(TextSanitize, CodePointColumns) {

@@ -388,6 +388,24 @@ TEST(ReportFiles, FileBaseIsASafeName) {
     EXPECT_EQ(report_file_base(Json::object()), "report");
 }
 
+// A legal 250-character name (hardening round 3, item 7): the stem is cut to
+// kMaxReportFileBase with the hash of the whole name, so every report file
+// fits the file system's 255 bytes, and two long names that share their
+// first 200 characters still get distinct files.
+TEST(ReportFiles, LongNamesAreCutWithTheirHash) {
+    const std::string long_a = std::string(249, 'A') + "a", long_b = std::string(249, 'A') + "b";
+    const std::string a = report_file_base(Json{{"model", long_a}});
+    const std::string b = report_file_base(Json{{"model", long_b}});
+    EXPECT_EQ(a.size(), kMaxReportFileBase);
+    EXPECT_NE(a, b);
+    EXPECT_EQ(a.substr(0, 119), std::string(119, 'A'));
+    EXPECT_EQ(a[119], '-');
+    EXPECT_LE((a + "_trajectories.csv").size(), 255u);
+    // At the limit, nothing is cut.
+    const std::string exact(kMaxReportFileBase, 'B');
+    EXPECT_EQ(report_file_base(Json{{"model", exact}}), exact);
+}
+
 TEST(ReportFiles, TwoReproducibleRunsAreByteIdentical) {
     fs::path a = fresh_dir("det-a"), b = fresh_dir("det-b");
     ReportOptions oa = quiet_options(a), ob = quiet_options(b);
