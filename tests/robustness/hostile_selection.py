@@ -162,8 +162,8 @@ def bidi(exe, work):
         r = run([exe, "check", path, "--format", fmt, "--no-progress"])
         outputs[f"check --format {fmt}"] = r.stdout + r.stderr
         if fmt == "text":
-            warned = b"parse-bidi-format-character" in r.stdout and b"1:27: warning" in r.stdout
-            check("check warns at the first bidi character (1:27)", warned and r.returncode == 0,
+            warned = b"parse-bidi-format-character" in r.stdout and b"bidi.mo:1:25: warning" in r.stdout
+            check("check warns at the first bidi character (1:25)", warned and r.returncode == 0,
                   f"{r.returncode} {r.stdout[-600:]!r}")
     csv = os.path.join(work, "bidi.csv")
     r = run([exe, "simulate", path, "--csv", csv, "--stop-time", "0.5"])
@@ -185,8 +185,10 @@ def bidi(exe, work):
         raw = [b.decode() for b in BIDI_BYTES if b in data]
         check(f"{what}: no raw bidirectional format character", not raw,
               f"holds {[hex(ord(c)) for c in raw]}")
-    check("the escape is visible in the text output", b"\\u202E" in outputs["check --format text"],
-          outputs["check --format text"][-400:])
+    check("the escape is visible in the text output (the state's name)", b"x\\u202Ey" in outputs["simulate"],
+          outputs["simulate"][-400:])
+    check("JSON keeps the character as its escape", b"x\\u202Ey" in outputs["simulate --format json"],
+          outputs["simulate --format json"][-400:])
 
 
 def main():

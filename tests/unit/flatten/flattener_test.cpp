@@ -267,7 +267,9 @@ TEST(Flatten, StopTimeMustBePositiveAndWithinTheLargestStopTime) {
                         bad + ")); end M;",
                     "flatten");
         EXPECT_FALSE(fe.state.flat) << bad;
-        EXPECT_TRUE(fe.has("flatten-type-mismatch")) << bad << ": " << fe.diagnostics();
+        // 1e400 is no double at all: the lexer refuses the literal itself.
+        const char* rule = std::string(bad) == "1e400" ? "parse-syntax-error" : "flatten-type-mismatch";
+        EXPECT_TRUE(fe.has(rule)) << bad << ": " << fe.diagnostics();
     }
     FrontEnd most("model M Real x(start = 1); equation der(x) = -x; annotation(experiment(StopTime = 1e9)); end M;",
                   "flatten");
