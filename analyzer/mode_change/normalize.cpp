@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <set>
+#include <stdexcept>
 
 namespace modeaudit {
 
@@ -204,6 +205,7 @@ NormalizedTransition normalize_first_order(const FlatModel& flat, const Mode& pr
     for (std::size_t v = 0; v < flat.variables.size(); ++v)
         if (flat.variables[v].invariant || flat.variables[v].exogenous) pinned.insert(static_cast<int>(v));
     for (const auto& [v, x] : n.velocity_of) pinned.insert(x);
+    std::set<int> unusable;  // definitions whose substitution divides by zero
     for (;;) {
         std::vector<const Mode*> modes{&p, &nx};
         if (transient) modes.push_back(&c);
@@ -215,6 +217,7 @@ NormalizedTransition normalize_first_order(const FlatModel& flat, const Mode& pr
         int best_symbols = 0, best_equation = -1, best_variable = -1;
         GiNaC::ex best_value;
         for (const ModeEquation& e : nx.equations) {
+            if (unusable.count(e.equation)) continue;
             if (!holds_in(p, e.equation, e.residual)) continue;
             if (transient && !holds_in(c, e.equation, e.residual)) continue;
             int symbols = 0;
@@ -257,9 +260,20 @@ NormalizedTransition normalize_first_order(const FlatModel& flat, const Mode& pr
         if (best_equation < 0) break;
         GiNaC::exmap one{{flat.symbols.variable(best_variable), best_value}};
         std::set<int> eq{best_equation}, var{best_variable};
-        p = apply(p, one, eq, var);
-        nx = apply(nx, one, eq, var);
-        if (transient) c = apply(c, one, eq, var);
+        // A definition whose value makes another equation divide by zero
+        // (u = 0 where an equation has 1/u, as in the MSL's FluxTubes
+        // examples) is not applied: the modes keep that variable as
+        // written, which only forgoes the canonical form for it.
+        try {
+            Mode p1 = apply(p, one, eq, var), nx1 = apply(nx, one, eq, var);
+            Mode c1 = transient ? apply(c, one, eq, var) : Mode{};
+            p = std::move(p1);
+            nx = std::move(nx1);
+            if (transient) c = std::move(c1);
+        } catch (const std::domain_error&) {  // GiNaC's pole_error
+            unusable.insert(best_equation);
+            continue;
+        }
         for (auto& [v, value] : n.resolved) value = checked_expand(value.subs(one, kExactSubs));
         for (auto& [from, to] : n.substitution) to = checked_expand(to.subs(one, kExactSubs));
         n.resolved.emplace_back(best_variable, best_value);

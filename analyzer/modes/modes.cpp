@@ -457,7 +457,7 @@ const std::vector<std::pair<std::size_t, int>>& Explorer::same_function(std::siz
             const Condition& c = *logic_.relations()[j];
             // Variables every mode makes equal (or a multiple of another)
             // are rewritten, as for the consistency of the relations.
-            const ex d = checked_expand((c.lhs - c.rhs).subs(same(), kExactSubs));
+            const ex d = checked_expand(RelationConsistency::rewritten(c.lhs - c.rhs, same()).value_or(c.lhs - c.rhs));
             const std::string plus = canonical_in(flat_, d), minus = canonical_in(flat_, checked_expand(-d));
             const bool flip = minus < plus;
             by_text[flip ? minus : plus].emplace_back(j, flip ? -1 : 1);
@@ -520,12 +520,14 @@ bool Explorer::guard_is_equation(const Mode& m, const ex& guard) const {
     if (same().empty()) return false;
     // The equation may be written on a variable equal to one of g's
     // (a^2 + y^2 = L^2 with a + b = x, b = 0 for the guard x^2 + y^2 - L^2).
-    const ex gs = checked_expand(g.subs(same(), kExactSubs));
+    const std::optional<ex> g_same = RelationConsistency::rewritten(g, same());
+    if (!g_same) return false;  // it divides by a quantity every mode makes zero: nothing to match
+    const ex gs = checked_expand(*g_same);
     if (gs.is_zero()) return false;
     // Modes share most residuals: each is rewritten and expanded once.
     for (const ModeEquation& e : m.equations) {
         auto [it, added] = rewritten_.try_emplace(e.residual);
-        if (added) it->second = checked_expand(e.residual.subs(same(), kExactSubs));
+        if (added) it->second = checked_expand(RelationConsistency::rewritten(e.residual, same()).value_or(e.residual));
         const ex& r = it->second;
         if (!r.is_zero() && is_constant_multiple(r, gs)) return true;
     }

@@ -3,6 +3,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <stdexcept>
 #include <vector>
 #include <string>
 
@@ -78,7 +79,12 @@ GiNaC::exmap RelationConsistency::equal_quantities(const FlatModel& flat) {
         const std::size_t i = *pending.begin();
         pending.erase(pending.begin());
         const FlatEquation& e = flat.equations[i];
-        GiNaC::ex r = checked_expand(same.empty() ? e.residual() : by_symbol.apply(e.residual(), kExactSubs));
+        GiNaC::ex r;
+        try {
+            r = checked_expand(same.empty() ? e.residual() : by_symbol.apply(e.residual(), kExactSubs));
+        } catch (const std::domain_error&) {  // GiNaC's pole_error: it divides by a quantity found zero
+            continue;                         // it gives no equality (rewritten(), below)
+        }
         for (GiNaC::const_preorder_iterator it = r.preorder_begin(); it != r.preorder_end(); ++it)
             if (int v = variable_of(*it); v >= 0 && registered.emplace(v, i).second) mentioned_by[v].push_back(i);
         std::vector<std::pair<int, GiNaC::numeric>> terms;
@@ -133,12 +139,21 @@ GiNaC::exmap RelationConsistency::equal_quantities(const FlatModel& flat) {
     return same;
 }
 
+std::optional<GiNaC::ex> RelationConsistency::rewritten(const GiNaC::ex& e, const GiNaC::exmap& same) {
+    if (same.empty()) return e;
+    try {
+        return e.subs(same, kExactSubs);
+    } catch (const std::domain_error&) {  // GiNaC's pole_error: division by zero
+        return std::nullopt;
+    }
+}
+
 RelationConsistency::RelationConsistency(const std::vector<ConditionPtr>& relations, const GiNaC::exmap& same) {
     std::map<std::string, std::vector<Bound>> by_quantity;
     for (std::size_t k = 0; k < relations.size(); ++k) {
         const Condition& c = *relations[k];
         if (c.kind != Condition::Kind::Relation || c.op == Op::Eq || c.op == Op::Ne) continue;
-        GiNaC::ex d = checked_expand(same.empty() ? c.lhs - c.rhs : (c.lhs - c.rhs).subs(same, kExactSubs));
+        GiNaC::ex d = checked_expand(rewritten(c.lhs - c.rhs, same).value_or(c.lhs - c.rhs));
         GiNaC::numeric offset = 0;
         GiNaC::ex rest = d;
         if (GiNaC::is_a<GiNaC::add>(d)) {

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "flatten/flat_model.h"
@@ -31,6 +32,13 @@ public:
     // constant multiple of another continuous variable (u = k*w) or to zero
     // (b = 0), resolved transitively: an undifferentiated variable goes.
     static GiNaC::exmap equal_quantities(const FlatModel& flat);
+
+    // `e` with those equalities substituted, or nullopt when the
+    // substitution divides by zero: an equation or a relation that divides
+    // by a quantity every mode makes zero (as in the MSL's FluxTubes
+    // examples) proves nothing once rewritten, so callers keep it as it is
+    // written (which only forgoes a simplification) instead of failing.
+    static std::optional<GiNaC::ex> rewritten(const GiNaC::ex& e, const GiNaC::exmap& same);
 
     // Whether the relations can take the values `truth` (0/1 per relation,
     // in the constructor's order) at one point.

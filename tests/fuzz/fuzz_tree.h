@@ -4,8 +4,9 @@
 //
 // The bytes are read as records, each `kind name-length name body-length
 // body`: kind 0 a file (body: its text), 1 a folder, 2 a symbolic link
-// (body: its target, any text: itself, a sibling, "..", an absolute path),
-// 3 a file named package.order in the last folder. Names are taken as
+// (body: its target: itself, a sibling, ".", a chain of links),
+// 3 a file named package.order in the last folder. Link targets are kept
+// inside the tree (see below). Names are taken as
 // given, odd bytes included, except '/' and NUL (they would leave the
 // tree) and "." / ".." (which are not new entries); a record that fails is
 // skipped. Every entry lies under a fresh temporary folder, removed with the
@@ -58,8 +59,14 @@ public:
                 std::filesystem::create_directory(p, ec);
                 if (!ec) folder = p;  // later records go inside it
             } else {
+                // The target stays inside the tree (no leading '/', no
+                // ".."), so that a folder named as input is never the whole
+                // file system: links to themselves, to siblings, to "." and
+                // chains that loop are what the harnesses are after.
                 for (char& c : body)
                     if (c == '\0') c = '_';
+                for (std::size_t k = body.find(".."); k != std::string::npos; k = body.find("..", k)) body[k] = '_';
+                while (!body.empty() && body.front() == '/') body.front() = '_';
                 std::filesystem::create_symlink(body.empty() ? name : body, p, ec);
             }
             if (!ec) entries_.push_back(p);
