@@ -18,7 +18,8 @@
 # Needs clang-14 and libclang-rt-14-dev (Debian 12). The grown corpus stays in
 # build-fuzz/fuzz-corpus/HARNESS/ (reused by the next run), the log of each
 # run in build-fuzz/fuzz-HARNESS.log, and any crash, timeout or out-of-memory
-# input in build-fuzz/fuzz-artifacts/HARNESS/. A finding becomes a corpus
+# input in build-fuzz/fuzz-artifacts/HARNESS/ (beside libFuzzer's slow-unit-*
+# files, which are listed but are not findings). A finding becomes a corpus
 # regression model once fixed (tests/robustness/README.md). Exit 1 when a
 # harness found something.
 set -euo pipefail
@@ -90,11 +91,11 @@ run_one() {
   grep -E '^stat::' "$log" | sed "s/^/fuzz.sh: $h: /" || true
   # libFuzzer also writes slow-unit-* files (inputs over 10 s, under the
   # timeout): listed, not findings.
-  local found
-  found=$(ls "$artifacts" | grep -Ev '^slow-unit-' || true)
-  local slow
-  slow=$(ls "$artifacts" | grep -Ec '^slow-unit-' || true)
-  [ "$slow" -gt 0 ] && echo "fuzz.sh: $h: $slow slow units (not findings) in $artifacts"
+  local listing found slow
+  listing=$(ls -A "$artifacts")
+  found=$(grep -Ev '^slow-unit-' <<< "$listing" || true)
+  slow=$(grep -Ec '^slow-unit-' <<< "$listing" || true)
+  if [ "$slow" -gt 0 ]; then echo "fuzz.sh: $h: $slow slow units (not findings) in $artifacts"; fi
   if [ $rc -ne 0 ] || [ -n "$found" ]; then
     echo "fuzz.sh: $h found something: $found" >&2
     grep -E 'ERROR|SUMMARY|runtime error|escaping' "$log" | head -n 5 >&2 || true
