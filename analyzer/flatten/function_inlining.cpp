@@ -371,7 +371,18 @@ std::vector<Flattener::Output> Flattener::inline_function(const ClassHit& fn, co
         Output r;
         if (v.boolean && bools.count(o)) r.condition = bools.at(o);
         else if (!v.boolean && nums.count(o)) r.value = nums.at(o);
-        else if (out.empty())
+        if (r.value && depth > 0) {
+            // A recursive call on numbers: a constant result that is not a
+            // rational number (sin(1), sqrt(2)) is kept as its floating-point
+            // value, as the function computes it. Written exactly, each level
+            // of the recursion would wrap the one below, and a deep recursion
+            // would give a tree as deep as the recursion times its body,
+            // too deep for the later stages to compare or expand.
+            for (ex& x : r.value->elems)
+                if (!GiNaC::is_a<GiNaC::numeric>(x))
+                    if (ex fx = x.evalf(); GiNaC::is_a<GiNaC::numeric>(fx)) x = fx;
+        }
+        if (!r.value && !r.condition && out.empty())
             fail(rule::flatten_type_mismatch, call.range, fmt::format("function '{}' does not assign its output '{}'", f.name, o));
         out.push_back(r);
     }

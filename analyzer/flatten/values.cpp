@@ -548,17 +548,27 @@ Value Flattener::value(const ast::Expr& e, const Ctx& ctx) {
             return r;
         }
         case ast::ExprKind::If: {
-            // operands: c1, t1, c2, t2, ..., else
+            // operands: c1, t1, c2, t2, ..., else. The conditions are decided
+            // first, in order: a branch after a condition that holds is not
+            // evaluated (a recursive function's base case, written
+            // `if n <= 0 then 1 else n*f(n - 1)`, ends its recursion as the
+            // if-statement form does), nor is a branch whose condition fails.
             std::size_t n = e.operands.size();
-            Value result = value(*e.operands[n - 1], ctx);
-            for (std::size_t i = n - 1; i >= 2; i -= 2) {
+            std::vector<ConditionPtr> conds;
+            std::size_t last = n - 1;  // the operand taken when no earlier condition holds
+            for (std::size_t i = 0; i + 1 < n; i += 2) {
+                conds.push_back(fold(condition(*e.operands[i], ctx)));
+                if (conds.back()->kind == Condition::Kind::Constant && conds.back()->value) {
+                    last = i + 1;
+                    break;
+                }
+            }
+            Value result = value(*e.operands[last], ctx);
+            for (std::size_t i = last == n - 1 ? n - 1 : last - 1; i >= 2; i -= 2) {
                 const ast::Expr& c = *e.operands[i - 2];
                 const ast::Expr& t = *e.operands[i - 1];
-                ConditionPtr cond = fold(condition(c, ctx));
-                if (cond->kind == Condition::Kind::Constant) {
-                    if (cond->value) result = value(t, ctx);
-                    continue;
-                }
+                ConditionPtr cond = conds[(i - 2) / 2];
+                if (cond->kind == Condition::Kind::Constant) continue;  // false: a true one ended the list
                 Value tv = value(t, ctx);
                 // A condition taken literally (inside noEvent, or noEvent(...)
                 // itself) and made of order relations: no mode, no event; the

@@ -79,12 +79,19 @@ run_one() {
   local log=build-fuzz/fuzz-$h.log
   echo "fuzz.sh: $h for ${seconds}s ($n seed models), log $log"
   # CLN and GiNaC leak a few bytes on purpose (see analyzer/cli/main.cpp).
+  # The tool runs its command on a 1 GiB stack (analyzer/common/large_stack.h)
+  # and its nesting limits are sized for it; libFuzzer calls the harness on
+  # the main thread, whose stack is the shell's limit (8 MiB): the harness
+  # gets the tool's size. Under ASan a frame is far larger than in a Release
+  # build: 200 nested function calls overflowed 8 MiB (and fit in 16), where
+  # a Release build needs under 256 KiB.
   local rc=0
+  ( ulimit -s 1048576 2>/dev/null || ulimit -s unlimited 2>/dev/null || true
   ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
     nice -n 19 "build-fuzz/tests/fuzz/modeaudit_fuzz_$h" "$corpus" "$seeds" \
       -dict=tests/fuzz/modelica.dict -max_total_time="$seconds" -timeout="${timeout[$h]}" \
       -rss_limit_mb="${rss_limit[$h]}" -malloc_limit_mb=2048 -max_len="${max_len[$h]}" -print_final_stats=1 \
-      -artifact_prefix="$artifacts" > "$log" 2>&1 || rc=$?
+      -artifact_prefix="$artifacts" > "$log" 2>&1 ) || rc=$?
   local last
   last=$(grep -E '^#[0-9]+' "$log" | tail -n 1 || true)
   echo "fuzz.sh: $h: exit $rc; last status: $last"

@@ -51,6 +51,54 @@ TEST(Functions, IfElseifElseStatementsWithDecidedConditions) {
     }
 }
 
+// A recursive function's base case written as an if-expression ends the
+// recursion as the if-statement form does (issue 46, flatten fuzzing): the
+// branch after a condition that holds is not evaluated. It used to be, down
+// to the 200-call limit, and the model was refused as unbounded recursion.
+TEST(Functions, RecursionEndsAtAnIfExpressionBaseCaseAsAtAnIfStatement) {
+    const std::string expression =
+        "function f input Real n; output Real y; algorithm y := if n <= 0 then 1 else n*f(n - 1); end f;";
+    const std::string statement =
+        "function f input Real n; output Real y; algorithm if n <= 0 then y := 1; else y := n*f(n - 1); end if; "
+        "end f;";
+    for (const std::string& form : {expression, statement}) {
+        FrontEnd fe(with_function(form, "f(5)"), "flatten");
+        ASSERT_TRUE(fe.state.flat) << fe.diagnostics();
+        EXPECT_TRUE(same(parameter(fe, "p"), 120)) << form;
+    }
+    // elseif chains: a true condition ends the list, a false one drops its branch.
+    FrontEnd fe(with_function("function f input Real n; output Real y; algorithm "
+                              "y := if n > 3 then f(n - 1) elseif n > 1 then 10 + f(n - 1) else 100; end f;",
+                              "f(6)"),
+                "flatten");
+    ASSERT_TRUE(fe.state.flat) << fe.diagnostics();
+    EXPECT_TRUE(same(parameter(fe, "p"), 120));  // f(6) = f(3) = 10 + f(2) = 20 + f(1) = 120
+}
+
+// A recursive call on numbers returns its value as a number: 40 levels,
+// each wrapping the one below in 40 sin calls, used to leave a constant tree
+// 1,600 deep (at 190 by 190, corpus/good/function_recursion_base_case.mo,
+// one 36,100 deep that the alias elimination took minutes to compare; that
+// size needs the command line's large stack, common/large_stack.h, which a
+// unit test does not run on). Its value is checked against the same
+// iteration in double precision.
+TEST(Functions, DeepRecursionOnNumbersGivesANumberNotADeepTree) {
+    std::string body = "f(n - 1)";
+    for (int k = 0; k < 40; ++k) body = "sin(" + body + ")";
+    FrontEnd fe(with_function("function f input Real n; output Real y; algorithm y := if n <= 0 then 1 else " + body +
+                                  "; end f;",
+                              "f(40)"),
+                "flatten");
+    ASSERT_TRUE(fe.state.flat) << fe.diagnostics();
+    const ex p = parameter(fe, "p");
+    ASSERT_TRUE(GiNaC::is_a<GiNaC::numeric>(p)) << p;
+    double x = 1;
+    for (int level = 0; level < 40; ++level)
+        for (int k = 0; k < 40; ++k) x = std::sin(x);
+    EXPECT_NEAR(GiNaC::ex_to<GiNaC::numeric>(p).to_double(), x, 1e-14);
+    EXPECT_GT(x, 0.04);  // the iteration is not at its fixed point 0 yet
+}
+
 TEST(Functions, ForWhileBreakAndReturn) {
     FrontEnd fe(with_function("function f input Integer n; output Real s; protected Integer i;\n"
                               "algorithm s := 0; for k in 1:n loop s := s + k; if k == 4 then break; end if; end for;\n"
