@@ -206,6 +206,11 @@ GiNaC::numeric parse_real_literal(const std::string& text) {
     return exponent >= 0 ? m * scale : m / scale;
 }
 
+std::optional<int> polynomial_degree(const GiNaC::ex& e, const GiNaC::ex& z) {
+    if (!e.is_polynomial(z)) return std::nullopt;
+    return e.degree(z);
+}
+
 std::vector<GiNaC::ex> terms_of(const GiNaC::ex& e) {
     std::vector<GiNaC::ex> terms;
     if (GiNaC::is_a<GiNaC::add>(e))

@@ -80,6 +80,11 @@ inline constexpr unsigned kExactSubs = GiNaC::subs_options::no_pattern | GiNaC::
 // The terms of an expression: the operands of a sum, or the expression itself.
 std::vector<GiNaC::ex> terms_of(const GiNaC::ex& e);
 
+// The degree of e in z when e is a polynomial in z (factors free of z are
+// coefficients); nullopt otherwise: sqrt(z), z^(3/2), 1/z, sin(z). GiNaC's
+// degree() throws on a non-integer power of z and counts sin(z) as degree 0.
+std::optional<int> polynomial_degree(const GiNaC::ex& e, const GiNaC::ex& z);
+
 // Whether a = k*b for a number k (k = 0 included); false when b is zero.
 bool is_constant_multiple(const GiNaC::ex& a, const GiNaC::ex& b);
 

@@ -33,6 +33,10 @@ struct FlattenOptions {
     // Function calls inlined and loop iterations run in them while
     // flattening, in total over the model (--max-function-work).
     std::size_t max_function_work = kDefaultMaxFunctionWork;
+    // User-function calls nested while inlining (recursion). Sized, with the
+    // parser's nesting limit, for the command line's large stack
+    // (common/large_stack.h); the fuzz harnesses lower it to fit ASan's.
+    std::size_t max_call_depth = 200;
 };
 
 // Returns null when the model cannot be flattened (the reasons are in the sink

@@ -160,9 +160,10 @@ std::vector<Flattener::Output> Flattener::inline_function(const ClassHit& fn, co
             for (const ex& x : g->value->elems) all_numbers = all_numbers && numeric_value(x).has_value();
         else if (g && g->condition)
             all_numbers = all_numbers && g->condition->kind == Condition::Kind::Constant;
-    if (function_stack_.size() >= 200)
+    if (function_stack_.size() >= options_.max_call_depth)
         fail(rule::flatten_invalid_value, call.range,
-             fmt::format("function calls nested deeper than 200 when evaluating '{}' (unbounded recursion?)", f.name));
+             fmt::format("function calls nested deeper than {} when evaluating '{}' (unbounded recursion?)",
+                         options_.max_call_depth, f.name));
     // A recursive call on values the model does not fix: evaluated numerically.
     if (depth > 0 && !all_numbers) throw NotInlinable{};
 

@@ -119,7 +119,7 @@ public:
             const GiNaC::symbol& z = sym(top);
             ex r = checked_expand(e.residual);
             ex a = r.coeff(z, 1);
-            if (r.degree(z) != 1 || a.is_zero()) continue;
+            if (polynomial_degree(r, z) != 1 || a.is_zero()) continue;
             latest[z] = checked_expand(-(r - a * z) / a);
         }
         ex out = checked_expand(d);
@@ -293,7 +293,7 @@ void Builder::run(int K) {
             if (open.size() != 1) continue;
             const GiNaC::symbol& z = sym(open[0]);
             GiNaC::ex r = checked_expand(e.residual);
-            if (r.degree(z) != 1 || r.ldegree(z) != 0) continue;
+            if (polynomial_degree(r, z) != 1 || r.ldegree(z) != 0) continue;
             data_.insert(open[0]);
             defining.insert(ei);
             grew = true;

@@ -10,6 +10,7 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 
 #include "common/limits.h"
 #include "common/progress.h"
@@ -226,7 +227,15 @@ private:
 
     Route build_route(Route r, const Part& part, bool has_transient, const Transition& t, int transient_height) {
         const Mode* c = has_transient ? &part.transient : nullptr;
-        r.normalized = normalize_first_order(flat_, part.previous, part.next, c, &t);
+        try {
+            r.normalized = normalize_first_order(flat_, part.previous, part.next, c, &t);
+        } catch (const std::domain_error& e) {  // GiNaC's pole_error: a derivative divides by zero
+            // An equation of the touched part is not differentiable where the
+            // mode puts it (the derivative of u^v at u = 0, with a log(0)):
+            // its completed system, and so the mode-change array, is not defined.
+            r.note = fmt::format("an equation of the touched part has no derivative in its mode ({})", e.what());
+            return r;
+        }
         if (!regular(r.normalized.previous_structure) || !regular(r.normalized.next_structure) ||
             (c && !regular(r.normalized.transient_structure))) {
             r.note = "the touched part of a mode has no regular structure after first-order normalization";

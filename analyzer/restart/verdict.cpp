@@ -327,7 +327,7 @@ private:
             std::vector<GiNaC::ex> row;
             GiNaC::ex rest = r;
             for (const GiNaC::symbol& z : eliminate) {
-                if (r.degree(z) > 1) return false;
+                if (auto d = polynomial_degree(r, z); !d || *d > 1) return false;
                 GiNaC::ex a = r.coeff(z, 1);
                 for (const GiNaC::symbol& z2 : eliminate)
                     if (a.has(z2)) return false;
@@ -651,6 +651,8 @@ private:
                 if (is_restart_variable(in, a, static_cast<std::size_t>(j))) und.insert(restart_name(a, j, rename));
             out.height = a.height;
             out.explanation = a.why_not_matched;
+        } else if (!diagnosed && !direct.note.empty()) {
+            out.explanation = direct.note;  // the route has no arrays: why
         }
         out.undetermined.assign(und.begin(), und.end());
         out.determined.assign(det.begin(), det.end());

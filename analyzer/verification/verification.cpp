@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <stdexcept>
 #include <cmath>
 #include <random>
 #include <set>
@@ -191,7 +192,8 @@ LinearPart linear_part(const TransitionRestart& tr, const RestartNames& names) {
     if (lp.equations.empty() || lp.unknowns.empty()) return lp;
     for (const GiNaC::ex& e : lp.equations)
         for (const GiNaC::symbol& u : lp.unknowns)
-            if (checked_expand(e).degree(u) > 1) return lp;  // nonlinear: decided at events only
+            if (auto d = polynomial_degree(checked_expand(e), u); !d || *d > 1)
+                return lp;  // nonlinear: decided at events only
     try {
         GiNaC::ex sol = GiNaC::lsolve(eqs, syms);
         if (!GiNaC::is_a<GiNaC::lst>(sol) || sol.nops() != syms.nops()) return lp;
@@ -560,7 +562,7 @@ std::vector<std::pair<std::string, GiNaC::ex>> discover(const FlatModel& flat, c
         if (!any) continue;
         std::vector<GiNaC::ex> row;
         for (const GiNaC::symbol& a : rn.impulses) {
-            if (e.degree(a) > 1) return out;
+            if (auto d = polynomial_degree(e, a); !d || *d > 1) return out;
             GiNaC::ex c = e.coeff(a, 1);
             for (const GiNaC::ex& u : unknowns)
                 if (c.has(u)) return out;
@@ -593,7 +595,7 @@ std::vector<std::pair<std::string, GiNaC::ex>> discover(const FlatModel& flat, c
         for (const auto& [name, plus] : rn.after) {
             GiNaC::ex k = c.coeff(plus, 1);
             if (k.is_zero()) continue;
-            if (c.degree(plus) > 1) ok = false;
+            if (auto d = polynomial_degree(c, plus); !d || *d > 1) ok = false;
             auto b = rn.before.find(name);
             if (b == rn.before.end()) {
                 ok = false;
@@ -669,6 +671,18 @@ ImpactLaw impact_law(const FlatModel& flat, const Transition& t) {
 
 }  // namespace
 
+namespace {
+
+// Why a check is not evaluated when the mode or the restart makes one of its
+// expressions undefined (a log(0), or a division by a quantity that is zero).
+std::string undefined_note(const std::domain_error& e) {
+    return fmt::format("not evaluated: an expression of the check is undefined after substituting the mode's "
+                       "values ({})",
+                       e.what());
+}
+
+}  // namespace
+
 VerificationResult verify_model(const FlatModel& flat, const ModeSet& modes, const StructureResult& structures,
                                 const RestartStageResult& restarts) {
     VerificationResult v;
@@ -678,7 +692,17 @@ VerificationResult verify_model(const FlatModel& flat, const ModeSet& modes, con
         for (std::size_t m = 0; m < modes.modes.size(); ++m) {
             const Mode& mode = modes.modes[m];
             if (mode.transient_only || !applies_to(*inv.decl, mode)) continue;
-            v.rates.push_back(check_rate(flat, mode, static_cast<int>(m), structures.modes[m], inv));
+            try {
+                v.rates.push_back(check_rate(flat, mode, static_cast<int>(m), structures.modes[m], inv));
+            } catch (const std::domain_error& e) {  // GiNaC's pole_error: the mode makes an expression undefined
+                RateCheck rc;
+                rc.mode = static_cast<int>(m);
+                rc.invariant = inv.name;
+                rc.rate = canonical(*inv.decl->rate);
+                rc.note = undefined_note(e);
+                rc.range = inv.decl->range;
+                v.rates.push_back(std::move(rc));
+            }
         }
     }
     for (std::size_t t = 0; t < modes.transitions.size(); ++t) {
@@ -691,11 +715,25 @@ VerificationResult verify_model(const FlatModel& flat, const ModeSet& modes, con
             for (const DeclaredInvariant& inv : v.invariants) {
                 if (inv.decl->at_events.empty()) continue;
                 if (!applies_to(*inv.decl, modes.modes[static_cast<std::size_t>(tr.to)])) continue;
-                JumpCheck jc = check_jump(flat, modes, structures, *r, inv);
+                JumpCheck jc;
+                try {
+                    jc = check_jump(flat, modes, structures, *r, inv);
+                } catch (const std::domain_error& e) {  // GiNaC's pole_error, as above
+                    jc = JumpCheck{};
+                    jc.invariant = inv.name;
+                    jc.kind = inv.decl->at_events;
+                    jc.note = undefined_note(e);
+                    jc.range = inv.decl->range;
+                }
                 if (jc.status == CheckStatus::Holds && jc.kind == "conserved") tv.conserved.push_back(inv.quantity_text);
                 tv.jumps.push_back(std::move(jc));
             }
-            for (auto& [text, q] : discover(flat, *r)) {
+            std::vector<std::pair<std::string, GiNaC::ex>> found;
+            try {
+                found = discover(flat, *r);
+            } catch (const std::domain_error&) {  // GiNaC's pole_error: nothing is discovered, nothing claimed
+            }
+            for (auto& [text, q] : found) {
                 tv.discovered.push_back(text);
                 tv.discovered_quantities.push_back(q);
             }

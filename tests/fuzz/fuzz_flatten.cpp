@@ -12,7 +12,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         modeaudit::SourceManager sources;
         modeaudit::DiagnosticSink sink;
         std::uint32_t file = modeaudit::fuzz::load(sources, data, size);
-        auto tree = modeaudit::parse_file(sources, file, sink);
+        // As in fuzz_pipeline.h: nested calls and expression nesting
+        // lowered to fit the harness's stack under ASan.
+        modeaudit::ParseLimits limits;
+        limits.max_depth = 50;
+        auto tree = modeaudit::parse_file(sources, file, sink, limits);
         if (sink.has_input_errors()) return;
         modeaudit::FlattenOptions options;
         options.max_array_size = 10000;
@@ -21,6 +25,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         // default of a million takes 2 s in a Release build and more than
         // the 60 s timeout under ASan with other fuzzers running.
         options.max_function_work = 20000;
+        options.max_call_depth = 20;
         // A resource limit reached (common/limits.h) is a finding, as the
         // pipeline reports it (limit-exceeded), not a crash.
         try {

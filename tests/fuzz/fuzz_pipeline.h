@@ -15,6 +15,13 @@ inline RunOptions small_model_options() {
     // default of a million takes 2 s in a Release build and more than the
     // fuzzers' 60 s timeout under ASan with other fuzzers running.
     options.flatten.max_function_work = 20000;
+    // Nested calls times expression nesting is the depth of the recursion:
+    // under ASan a level takes about 25 KiB of stack (a Release build about
+    // 0.2), and the harness's stack is 48 MiB (fuzz.sh): 20 nested calls of
+    // expressions nested up to 50 fit, 200 of 200 (the tool's limits, on its
+    // 1 GiB stack) do not.
+    options.flatten.max_call_depth = 20;
+    options.parse.max_depth = 50;
     options.modes.max_modes = 64;
     return options;
 }
