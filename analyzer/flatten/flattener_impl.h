@@ -193,6 +193,8 @@ private:
     // flatten-invalid-value at `range` when `value` is a number outside the
     // range of an IEEE double (values.cpp); `what` names it in the message.
     void check_double_range(const ex& value, SourceRange range, const std::string& what);
+    // x^y; for two exact numbers whose exact power would be huge, its double.
+    ex power_value(const ex& x, const ex& y, const ast::Expr& e);
 
     // The flattener's services for the function compiler (function_compiler.h).
     class Host : public FunctionHost {
