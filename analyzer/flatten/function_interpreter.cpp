@@ -2,10 +2,18 @@
 
 #include <fmt/format.h>
 
+#include <atomic>
 #include <cmath>
 #include <limits>
 
 namespace modeaudit::fn {
+
+namespace {
+std::atomic<std::size_t> g_default_max_iterations{10'000'000};
+}  // namespace
+
+std::size_t default_max_iterations() { return g_default_max_iterations.load(std::memory_order_relaxed); }
+void set_default_max_iterations(std::size_t n) { g_default_max_iterations.store(n, std::memory_order_relaxed); }
 
 Registry& Registry::instance() {
     static Registry r;

@@ -29,8 +29,15 @@ public:
     SourceRange range;  // in the function's body
 };
 
+// The default of InterpreterLimits::max_iterations for the whole process
+// (10,000,000): the fuzz harnesses lower it, so that an input whose loop
+// does not end for the values tried (a Newton iteration on a negative
+// argument) costs milliseconds per call, not a second.
+std::size_t default_max_iterations();
+void set_default_max_iterations(std::size_t n);
+
 struct InterpreterLimits {
-    std::size_t max_iterations = 10'000'000;  // loop iterations in one outermost call
+    std::size_t max_iterations = default_max_iterations();  // loop iterations in one outermost call
     std::size_t max_depth = 200;              // nested calls (recursion)
 };
 
